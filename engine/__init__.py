@@ -1,0 +1,11 @@
+"""engine: a 2D rigid-body physics engine for Python.
+
+Numba kernels over NumPy arrays behind a small Pythonic API: shapes (circles, convex and
+concave polygons, segments and capsules), standalone SAT collision with the minimum
+translation vector, and a world that steps bodies with a soft-step contact solver.
+"""
+from .collide import Manifold, collide, overlaps
+from .shapes import Circle, Polygon, Segment, Shape
+
+__all__ = ["Circle", "Manifold", "Polygon", "Segment", "Shape", "collide", "overlaps"]
+__version__ = "0.1.0"

@@ -1,0 +1,50 @@
+"""Every tunable of the engine, with its unit, its typical value and why.
+
+Lengths are in meters, times in seconds, angles in radians (SI units, y up).
+The values follow Box2D v3 (``include/box2d/constants.h``), which documents them
+as tuned for objects between 0.1 m and 10 m.
+"""
+
+# A length that is numerically significant but visually insignificant: the
+# collision and constraint tolerance. In meters. Box2D uses 0.005 (5 mm).
+LINEAR_SLOP = 0.005
+
+# Contacts are created for shapes up to this far apart, so that a pair closing
+# within one step is caught by the solver (speculative contacts). In meters;
+# 4 x slop, as Box2D. A larger margin creates more contacts and "ghost" bumps.
+SPECULATIVE_DISTANCE = 4.0 * LINEAR_SLOP
+
+# Fat AABB margin for moving proxies: at most this, in meters, and at most
+# AABB_MARGIN_FRACTION of the shape's extent. A bigger margin reinserts fewer
+# proxies per step but produces more candidate pairs.
+AABB_MARGIN = 0.05
+AABB_MARGIN_FRACTION = 0.125
+
+# Solver: substeps per step and the soft-contact stiffness (Box2D v3 "soft step").
+# CONTACT_HERTZ is the contact spring frequency in Hz (clamped to a quarter of the
+# substep rate); CONTACT_DAMPING_RATIO is its damping ratio (10 = heavily damped,
+# no bounce from the position correction). Static contacts use twice the hertz so
+# heavy piles are not pushed through the ground.
+SUBSTEPS = 4
+CONTACT_HERTZ = 30.0
+CONTACT_DAMPING_RATIO = 10.0
+
+# Penetration is pushed out at most this fast, in m/s. Caps the energy the position
+# correction can add (Box2D's contactSpeed, 3 m/s).
+MAX_PUSHOUT_SPEED = 3.0
+
+# Restitution is applied only to approach speeds above this, in m/s; below it
+# contacts are treated as inelastic so resting bodies do not jitter.
+RESTITUTION_THRESHOLD = 1.0
+
+# No body moves faster than this, in m/s (a guard against blow-ups).
+MAX_LINEAR_SPEED = 400.0
+
+# A body is treated as fast (continuous collision) when one step's motion exceeds
+# this fraction of its smallest extent.
+CCD_SAFETY_FACTOR = 0.5
+
+# Defaults for materials, as Box2D and pymunk users expect.
+DEFAULT_DENSITY = 1.0
+DEFAULT_FRICTION = 0.6
+DEFAULT_RESTITUTION = 0.0

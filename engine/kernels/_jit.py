@@ -1,0 +1,16 @@
+"""The one place that chooses Numba's options for every kernel.
+
+``njit`` is ``numba.njit`` with ``cache=True`` (compiled code is kept on disk, so the
+second start of a program skips compilation) and ``error_model="numpy"`` (a division by
+zero gives inf/nan like NumPy instead of raising, which removes a branch per division).
+``fastmath`` stays off: the tests compare against closed forms to 1e-12 and determinism
+must not depend on the compiler reassociating sums.
+
+Set ``NUMBA_DISABLE_JIT=1`` to run every kernel as plain Python (slow; for debugging
+and coverage).
+"""
+import numba
+
+njit = numba.njit(cache=True, error_model="numpy", nogil=True)
+
+__all__ = ["njit"]

@@ -1,0 +1,79 @@
+"""Small geometric helpers shared by the kernels: closest points and convex distance.
+
+All functions are scalar ``@njit`` code over float64 values and (k, 2) float64 vertex
+arrays; they allocate nothing.
+"""
+import math
+
+from ._jit import njit
+
+
+@njit
+def closest_on_segment(px, py, ax, ay, bx, by):
+    """Closest point to ``p`` on segment ``a``-``b``.
+
+    Returns ``(cx, cy, t)`` with ``t`` in [0, 1] the fraction along the segment.
+    A zero-length segment returns ``a``.
+    """
+    ex = bx - ax
+    ey = by - ay
+    ee = ex * ex + ey * ey
+    if ee <= 0.0:
+        return ax, ay, 0.0
+    t = ((px - ax) * ex + (py - ay) * ey) / ee
+    if t < 0.0:
+        t = 0.0
+    elif t > 1.0:
+        t = 1.0
+    return ax + t * ex, ay + t * ey, t
+
+
+@njit
+def convex_distance(v1, v2):
+    """Exact distance between two disjoint convex vertex sets (cores of pieces).
+
+    Parameters
+    ----------
+    v1, v2 : float64 arrays (k1, 2) and (k2, 2), counter-clockwise, k >= 1, in one frame.
+
+    Returns
+    -------
+    (d, p1x, p1y, p2x, p2y): the distance and the closest points on each core.
+
+    Notes
+    -----
+    Brute force over every vertex-against-edge pair in both directions: O(k1 * k2),
+    exact (no iteration tolerance like GJK), and only used when SAT already found the
+    cores apart but within the rounding radii, or for speculative contacts, so the
+    quadratic cost is paid rarely. For disjoint convex sets the closest pair always
+    involves a vertex of one set, so this search finds it.
+    """
+    k1 = v1.shape[0]
+    k2 = v2.shape[0]
+    best = math.inf
+    b1x = b1y = b2x = b2y = 0.0
+    for i in range(k1):
+        px = v1[i, 0]
+        py = v1[i, 1]
+        for j in range(k2):
+            j2 = j + 1 if j + 1 < k2 else 0
+            cx, cy, _ = closest_on_segment(px, py, v2[j, 0], v2[j, 1], v2[j2, 0], v2[j2, 1])
+            dx = cx - px
+            dy = cy - py
+            dd = dx * dx + dy * dy
+            if dd < best:
+                best = dd
+                b1x, b1y, b2x, b2y = px, py, cx, cy
+    for j in range(k2):
+        px = v2[j, 0]
+        py = v2[j, 1]
+        for i in range(k1):
+            i2 = i + 1 if i + 1 < k1 else 0
+            cx, cy, _ = closest_on_segment(px, py, v1[i, 0], v1[i, 1], v1[i2, 0], v1[i2, 1])
+            dx = cx - px
+            dy = cy - py
+            dd = dx * dx + dy * dy
+            if dd < best:
+                best = dd
+                b1x, b1y, b2x, b2y = cx, cy, px, py
+    return math.sqrt(best), b1x, b1y, b2x, b2y

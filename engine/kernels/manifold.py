@@ -1,0 +1,445 @@
+"""Contact manifolds between convex pieces: SAT, reference/incident clipping, MTV.
+
+A *piece* is the rounded convex hull of ``k`` core vertices given in its local frame:
+``k = 1`` is a circle (the vertex is its centre), ``k = 2`` a capsule (a segment with a
+radius), ``k >= 3`` a (possibly rounded) convex polygon. Every shape the engine knows
+is one piece or, for a concave polygon, several. Pieces carry their outward edge
+normals (edge ``i`` runs from vertex ``i`` to ``i + 1``; a capsule has two opposite
+normals). A pose is ``(x, y, cos, sin)``.
+
+The result is written into a float64 record ``out`` of ``MANIFOLD_SIZE`` values
+(layout below): a normal pointing from piece A to piece B, the pair's separation
+(negative when overlapping: ``depth = -separation``, ``mtv = depth * normal``), and up
+to two contact points placed midway between the two surfaces, each with its own
+separation and a feature id that stays the same while the same features touch (the
+solver uses it to carry impulses over from the last step: warm starting).
+
+Algorithms: SAT over the face normals of both pieces (a circle has none; its axis is the
+direction to the closest core point, the seeds' "closest vertex" axis generalised to
+edges), Box2D v3's reference/incident-edge clipping (``src/manifold.c``,
+``b2ClipPolygons``) for the two-point manifold, and an exact core distance for rounded
+pieces whose cores are apart (where face-normal SAT alone would only give a bound).
+"""
+import math
+
+import numpy as np
+
+from ._jit import njit
+from .geometry import closest_on_segment, convex_distance
+
+# Layout of one manifold record.
+M_NX = 0  # unit normal from A to B, world frame
+M_NY = 1
+M_COUNT = 2  # number of points, 0 (no contact within the margin), 1 or 2
+M_SEP = 3  # separation of the pair along the normal (< 0: overlap, the MTV length)
+M_P1X = 4  # point 1, world frame, midway between the surfaces
+M_P1Y = 5
+M_S1 = 6  # point 1 separation
+M_ID1 = 7  # point 1 feature id
+M_P2X = 8
+M_P2Y = 9
+M_S2 = 10
+M_ID2 = 11
+MANIFOLD_SIZE = 12
+
+
+def new_manifold():
+    """An empty manifold record (float64[MANIFOLD_SIZE])."""
+    return np.zeros(MANIFOLD_SIZE)
+
+
+@njit
+def _kind(count):
+    # 0 circle, 1 capsule, 2 polygon: the canonical pair order.
+    return 0 if count == 1 else (1 if count == 2 else 2)
+
+
+@njit
+def _max_separation(v1, n1, v2):
+    """Largest over faces of poly1 of the smallest signed distance of poly2's vertices."""
+    best = -math.inf
+    best_i = 0
+    for i in range(v1.shape[0]):
+        nx = n1[i, 0]
+        ny = n1[i, 1]
+        ox = v1[i, 0]
+        oy = v1[i, 1]
+        s = math.inf
+        for j in range(v2.shape[0]):
+            d = nx * (v2[j, 0] - ox) + ny * (v2[j, 1] - oy)
+            if d < s:
+                s = d
+        if s > best:
+            best = s
+            best_i = i
+    return best, best_i
+
+
+@njit
+def _polygon_point(vp, np_, rp, qx, qy, rq, margin):
+    """A rounded polygon/capsule core ``vp`` against a rounded point ``q`` (same frame).
+
+    Returns ``(hit, nx, ny, sep, px, py, feature)`` with the normal from the polygon
+    towards the point.
+    """
+    best = -math.inf
+    best_i = 0
+    for i in range(vp.shape[0]):
+        s = np_[i, 0] * (qx - vp[i, 0]) + np_[i, 1] * (qy - vp[i, 1])
+        if s > best:
+            best = s
+            best_i = i
+    rsum = rp + rq
+    if best - rsum > margin:
+        return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0
+    if best <= 0.0:
+        # The centre is inside the core: the face of least penetration is the axis.
+        nx = np_[best_i, 0]
+        ny = np_[best_i, 1]
+        d = best
+        feature = best_i
+    else:
+        # Outside the core: the axis joins the centre to the closest core point, which
+        # lies on an edge or at a vertex (the seeds' closest-vertex axis).
+        dd = math.inf
+        cx = cy = 0.0
+        feature = 0
+        k = vp.shape[0]
+        for i in range(k):
+            i2 = i + 1 if i + 1 < k else 0
+            x, y, t = closest_on_segment(qx, qy, vp[i, 0], vp[i, 1], vp[i2, 0], vp[i2, 1])
+            e = (qx - x) * (qx - x) + (qy - y) * (qy - y)
+            if e < dd:
+                dd = e
+                cx = x
+                cy = y
+                feature = i if t < 1.0 else i2
+        d = math.sqrt(dd)
+        if d - rsum > margin:
+            return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0
+        if d > 0.0:
+            nx = (qx - cx) / d
+            ny = (qy - cy) / d
+        else:
+            nx = np_[best_i, 0]
+            ny = np_[best_i, 1]
+    sep = d - rsum
+    # Midway between the polygon surface (rp along n from its core) and the point's.
+    h = 0.5 * (rp - rq - d)
+    return True, nx, ny, sep, qx + h * nx, qy + h * ny, feature
+
+
+@njit
+def _polygons(va, na, ra, vb, nb, rb, margin, flip_tol, out):
+    """Two rounded polygons/capsules in one frame; fills ``out`` in that frame."""
+    sep_a, edge_a = _max_separation(va, na, vb)
+    sep_b, edge_b = _max_separation(vb, nb, va)
+    rsum = ra + rb
+    out[M_COUNT] = 0.0
+    if sep_a - rsum > margin or sep_b - rsum > margin:
+        return
+    # Reference face: the axis of largest separation (Box2D keeps A unless B is larger
+    # by flip_tol, so resting contacts do not flip faces, and ids, every step).
+    if sep_b > sep_a + flip_tol:
+        flip = 1
+        v1, n1, r1, v2, n2, r2, i11, sep = vb, nb, rb, va, na, ra, edge_b, sep_b
+    else:
+        flip = 0
+        v1, n1, r1, v2, n2, r2, i11, sep = va, na, ra, vb, nb, rb, edge_a, sep_a
+    sign = -1.0 if flip else 1.0
+    k1 = v1.shape[0]
+    k2 = v2.shape[0]
+    i12 = i11 + 1 if i11 + 1 < k1 else 0
+    nx = n1[i11, 0]
+    ny = n1[i11, 1]
+
+    if sep > 0.0:
+        # Cores apart: face SAT only bounds the distance. Find the exact closest
+        # features; if they are not the reference face, this is a vertex contact.
+        d, p1x, p1y, p2x, p2y = convex_distance(v1, v2)
+        if d - rsum > margin:
+            return
+        if d > sep + 1e-12 * (1.0 + d):
+            ux = (p2x - p1x) / d
+            uy = (p2y - p1y) / d
+            h = r1 + 0.5 * (d - rsum)
+            out[M_NX] = sign * ux
+            out[M_NY] = sign * uy
+            out[M_SEP] = d - rsum
+            out[M_COUNT] = 1.0
+            out[M_P1X] = p1x + h * ux
+            out[M_P1Y] = p1y + h * uy
+            out[M_S1] = d - rsum
+            out[M_ID1] = float(flip * 65536 + 255 * 256 + 255)
+            return
+
+    # Incident edge: the edge of poly2 most anti-parallel to the reference normal.
+    i21 = 0
+    best = math.inf
+    for j in range(k2):
+        dn = nx * n2[j, 0] + ny * n2[j, 1]
+        if dn < best:
+            best = dn
+            i21 = j
+    i22 = i21 + 1 if i21 + 1 < k2 else 0
+
+    # Clip the incident edge to the reference face's extent along its tangent.
+    ax = v1[i11, 0]
+    ay = v1[i11, 1]
+    tx = v1[i12, 0] - ax
+    ty = v1[i12, 1] - ay
+    length = math.sqrt(tx * tx + ty * ty)
+    tx /= length
+    ty /= length
+    upper1 = length
+    # The incident edge runs against the reference one: v22 is at its lower end.
+    upper2 = (v2[i21, 0] - ax) * tx + (v2[i21, 1] - ay) * ty
+    lower2 = (v2[i22, 0] - ax) * tx + (v2[i22, 1] - ay) * ty
+    span = upper2 - lower2
+    lox = v2[i22, 0]
+    loy = v2[i22, 1]
+    if lower2 < 0.0 and span > 1e-12:
+        f = -lower2 / span
+        lox = v2[i22, 0] + f * (v2[i21, 0] - v2[i22, 0])
+        loy = v2[i22, 1] + f * (v2[i21, 1] - v2[i22, 1])
+    upx = v2[i21, 0]
+    upy = v2[i21, 1]
+    if upper2 > upper1 and span > 1e-12:
+        f = (upper1 - lower2) / span
+        upx = v2[i22, 0] + f * (v2[i21, 0] - v2[i22, 0])
+        upy = v2[i22, 1] + f * (v2[i21, 1] - v2[i22, 1])
+    s_lo = (lox - ax) * nx + (loy - ay) * ny
+    s_up = (upx - ax) * nx + (upy - ay) * ny
+
+    out[M_NX] = sign * nx
+    out[M_NY] = sign * ny
+    out[M_SEP] = sep - rsum
+    count = 0
+    # Each kept point sits midway between the surfaces: the incident core vertex moved
+    # along n by half the gap, accounting for both radii.
+    if s_lo - rsum <= margin:
+        h = 0.5 * (r1 - r2 - s_lo)
+        out[M_P1X] = lox + h * nx
+        out[M_P1Y] = loy + h * ny
+        out[M_S1] = s_lo - rsum
+        out[M_ID1] = float(flip * 65536 + i11 * 256 + i22)
+        count = 1
+    if s_up - rsum <= margin:
+        h = 0.5 * (r1 - r2 - s_up)
+        base = M_P1X if count == 0 else M_P2X
+        out[base] = upx + h * nx
+        out[base + 1] = upy + h * ny
+        out[base + 2] = s_up - rsum
+        out[base + 3] = float(flip * 65536 + i12 * 256 + i21)
+        count += 1
+    out[M_COUNT] = float(count)
+
+
+@njit
+def _to_world(out, x, y, c, s):
+    """Rotate/translate the normal and points of ``out`` from a frame to the world."""
+    nx = out[M_NX]
+    ny = out[M_NY]
+    out[M_NX] = c * nx - s * ny
+    out[M_NY] = s * nx + c * ny
+    for base in (M_P1X, M_P2X):
+        px = out[base]
+        py = out[base + 1]
+        out[base] = x + c * px - s * py
+        out[base + 1] = y + s * px + c * py
+
+
+@njit
+def _circle_circle(cax, cay, ra, cbx, cby, rb, margin, out):
+    dx = cbx - cax
+    dy = cby - cay
+    d = math.sqrt(dx * dx + dy * dy)
+    sep = d - ra - rb
+    out[M_COUNT] = 0.0
+    if sep > margin:
+        return
+    if d > 0.0:
+        nx = dx / d
+        ny = dy / d
+    else:
+        nx = 0.0  # concentric: any axis is a minimum; pick +y
+        ny = 1.0
+    h = ra + 0.5 * sep
+    out[M_NX] = nx
+    out[M_NY] = ny
+    out[M_SEP] = sep
+    out[M_COUNT] = 1.0
+    out[M_P1X] = cax + h * nx
+    out[M_P1Y] = cay + h * ny
+    out[M_S1] = sep
+    out[M_ID1] = 0.0
+
+
+@njit
+def collide_pieces(va, na, ra, pose_a, vb, nb, rb, pose_b, margin, flip_tol, scratch, out):
+    """Manifold between two pieces, written to ``out`` in the world frame.
+
+    Parameters
+    ----------
+    va, na : float64 (ka, 2)
+        Core vertices and edge normals of piece A in its local frame.
+    ra : float
+        Rounding radius of A (the circle radius when ka == 1).
+    pose_a : tuple (x, y, cos, sin)
+        Local-to-world transform of A. Same for B.
+    margin : float
+        Keep contact points whose separation is at most this (0 for overlaps only,
+        the speculative distance in the world).
+    flip_tol : float
+        Hysteresis for choosing B's face over A's as the reference (0 in ``collide``,
+        where the exact minimum is wanted; a fraction of the slop in the world).
+    scratch : float64 (K, 4)
+        Work space with K >= max(ka, kb): B's vertices and normals in A's frame.
+    out : float64 (MANIFOLD_SIZE,)
+
+    Returns
+    -------
+    int: the number of contact points (0 means no contact within ``margin``).
+    """
+    swapped = _kind(va.shape[0]) > _kind(vb.shape[0])
+    if swapped:
+        va, na, ra, pose_a, vb, nb, rb, pose_b = vb, nb, rb, pose_b, va, na, ra, pose_a
+    xa, ya, ca, sa = pose_a
+    xb, yb, cb, sb = pose_b
+    ka = _kind(va.shape[0])
+    kb = _kind(vb.shape[0])
+    out[M_COUNT] = 0.0
+    if kb == 0:
+        # circle-circle, directly in the world frame
+        cax = xa + ca * va[0, 0] - sa * va[0, 1]
+        cay = ya + sa * va[0, 0] + ca * va[0, 1]
+        cbx = xb + cb * vb[0, 0] - sb * vb[0, 1]
+        cby = yb + sb * vb[0, 0] + cb * vb[0, 1]
+        _circle_circle(cax, cay, ra, cbx, cby, rb, margin, out)
+    elif ka == 0:
+        # circle against capsule/polygon: in the polygon's frame, normal from it to the
+        # circle, so negated to point from A (the circle) to B.
+        wx = xa + ca * va[0, 0] - sa * va[0, 1] - xb
+        wy = ya + sa * va[0, 0] + ca * va[0, 1] - yb
+        qx = cb * wx + sb * wy
+        qy = -sb * wx + cb * wy
+        hit, nx, ny, sep, px, py, feature = _polygon_point(vb, nb, rb, qx, qy, ra, margin)
+        if hit:
+            out[M_NX] = -nx
+            out[M_NY] = -ny
+            out[M_SEP] = sep
+            out[M_COUNT] = 1.0
+            out[M_P1X] = px
+            out[M_P1Y] = py
+            out[M_S1] = sep
+            out[M_ID1] = float(feature)
+            _to_world(out, xb, yb, cb, sb)
+    else:
+        # B's core and normals expressed in A's frame keep the arithmetic near the
+        # origin: a pair far from the world origin gives the same manifold, shifted.
+        dx = xb - xa
+        dy = yb - ya
+        tx = ca * dx + sa * dy
+        ty = -sa * dx + ca * dy
+        c = ca * cb + sa * sb
+        s = ca * sb - sa * cb
+        k = vb.shape[0]
+        for j in range(k):
+            scratch[j, 0] = tx + c * vb[j, 0] - s * vb[j, 1]
+            scratch[j, 1] = ty + s * vb[j, 0] + c * vb[j, 1]
+            scratch[j, 2] = c * nb[j, 0] - s * nb[j, 1]
+            scratch[j, 3] = s * nb[j, 0] + c * nb[j, 1]
+        _polygons(va, na, ra, scratch[:k, 0:2], scratch[:k, 2:4], rb, margin, flip_tol, out)
+        if out[M_COUNT] > 0.0:
+            _to_world(out, xa, ya, ca, sa)
+    count = int(out[M_COUNT])
+    if swapped and count > 0:
+        out[M_NX] = -out[M_NX]
+        out[M_NY] = -out[M_NY]
+    return count
+
+
+@njit
+def _piece_box(v, r, x, y, c, s):
+    minx = miny = math.inf
+    maxx = maxy = -math.inf
+    for i in range(v.shape[0]):
+        wx = x + c * v[i, 0] - s * v[i, 1]
+        wy = y + s * v[i, 0] + c * v[i, 1]
+        minx = min(minx, wx)
+        miny = min(miny, wy)
+        maxx = max(maxx, wx)
+        maxy = max(maxy, wy)
+    return minx - r, miny - r, maxx + r, maxy + r
+
+
+@njit
+def collide_shapes(verts_a, norms_a, starts_a, ra, pose_a,
+                   verts_b, norms_b, starts_b, rb, pose_b, margin, out):
+    """All piece-pair manifolds between two shapes (one piece each, or several).
+
+    Parameters
+    ----------
+    verts_a, norms_a : float64 (n, 2)
+        The pieces' core vertices and normals, piece ``p`` in rows
+        ``starts_a[p]:starts_a[p + 1]``.
+    starts_a : int64 (pieces + 1,)
+    ra : float
+        The shape's rounding radius (shared by its pieces).
+    pose_a : tuple (x, y, angle)
+    out : float64 (pieces_a * pieces_b, MANIFOLD_SIZE)
+
+    Returns
+    -------
+    int: how many rows of ``out`` were filled, one per touching piece pair. Pieces of
+    multi-piece (concave) shapes are first culled by their bounding boxes.
+    """
+    xa, ya, ang_a = pose_a
+    xb, yb, ang_b = pose_b
+    pa = (xa, ya, math.cos(ang_a), math.sin(ang_a))
+    pb = (xb, yb, math.cos(ang_b), math.sin(ang_b))
+    npa = starts_a.shape[0] - 1
+    npb = starts_b.shape[0] - 1
+    kmax = max(verts_a.shape[0], verts_b.shape[0])
+    scratch = np.empty((kmax, 4))
+    filled = 0
+    for i in range(npa):
+        va = verts_a[starts_a[i]:starts_a[i + 1]]
+        na = norms_a[starts_a[i]:starts_a[i + 1]]
+        if npa > 1 or npb > 1:
+            a0, a1, a2, a3 = _piece_box(va, ra + margin, pa[0], pa[1], pa[2], pa[3])
+        for j in range(npb):
+            vb = verts_b[starts_b[j]:starts_b[j + 1]]
+            nb = norms_b[starts_b[j]:starts_b[j + 1]]
+            if npa > 1 or npb > 1:
+                b0, b1, b2, b3 = _piece_box(vb, rb, pb[0], pb[1], pb[2], pb[3])
+                if a0 > b2 or b0 > a2 or a1 > b3 or b1 > a3:
+                    continue
+            n = collide_pieces(va, na, ra, pa, vb, nb, rb, pb, margin, 0.0, scratch, out[filled])
+            if n > 0:
+                filled += 1
+    return filled
+
+
+@njit
+def shapes_overlap(verts_a, norms_a, starts_a, ra, pose_a, verts_b, norms_b, starts_b, rb, pose_b):
+    """True when two shapes overlap with positive depth (stops at the first piece pair).
+
+    Same arguments as :func:`collide_shapes` without ``margin`` and ``out``.
+    """
+    xa, ya, ang_a = pose_a
+    xb, yb, ang_b = pose_b
+    pa = (xa, ya, math.cos(ang_a), math.sin(ang_a))
+    pb = (xb, yb, math.cos(ang_b), math.sin(ang_b))
+    scratch = np.empty((max(verts_a.shape[0], verts_b.shape[0]), 4))
+    out = np.empty(MANIFOLD_SIZE)
+    for i in range(starts_a.shape[0] - 1):
+        va = verts_a[starts_a[i]:starts_a[i + 1]]
+        na = norms_a[starts_a[i]:starts_a[i + 1]]
+        for j in range(starts_b.shape[0] - 1):
+            vb = verts_b[starts_b[j]:starts_b[j + 1]]
+            nb = norms_b[starts_b[j]:starts_b[j + 1]]
+            if collide_pieces(va, na, ra, pa, vb, nb, rb, pb, 0.0, 0.0, scratch, out) > 0:
+                if out[M_SEP] < 0.0:
+                    return True
+    return False

@@ -1,0 +1,86 @@
+"""Checks at the API boundary: turn user values into floats or fail with a clear message.
+
+Every public entry point converts its inputs through these helpers, so kernels never see
+NaN, infinities or wrong types, and a failed call leaves everything unchanged.
+"""
+import math
+import numbers
+
+import numpy as np
+
+
+def as_float(value, name):
+    """``value`` as a finite float, or a TypeError/ValueError naming ``name``."""
+    t = type(value)
+    if t is float or t is int:  # the common case, without the slower ABC checks below
+        f = float(value)
+        if f - f == 0.0:  # false for NaN and infinities
+            return f
+        raise ValueError(f"{name} must be finite, got {f}")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
+    f = float(value)
+    if not math.isfinite(f):
+        raise ValueError(f"{name} must be finite, got {f}")
+    return f
+
+
+def as_positive(value, name):
+    """``value`` as a finite float > 0."""
+    f = as_float(value, name)
+    if f <= 0.0:
+        raise ValueError(f"{name} must be > 0, got {f}")
+    return f
+
+
+def as_non_negative(value, name):
+    """``value`` as a finite float >= 0."""
+    f = as_float(value, name)
+    if f < 0.0:
+        raise ValueError(f"{name} must be >= 0, got {f}")
+    return f
+
+
+def as_vec2(value, name):
+    """``value`` (a pair of real numbers) as a tuple of two finite floats."""
+    try:
+        n = len(value)
+    except TypeError:
+        raise TypeError(f"{name} must be a pair (x, y), got {type(value).__name__} {value!r}") from None
+    if n != 2 or isinstance(value, (str, bytes)):
+        raise TypeError(f"{name} must be a pair (x, y), got {value!r}")
+    return as_float(value[0], f"{name}[0]"), as_float(value[1], f"{name}[1]")
+
+
+def as_pose(value, name):
+    """``value`` as ``(x, y, angle)`` floats; ``(x, y)`` means angle 0."""
+    if type(value) is tuple and len(value) == 3:
+        x, y, a = value
+        if type(x) is float and type(y) is float and type(a) is float and (x + y + a) - (x + y + a) == 0.0:
+            return value
+    try:
+        n = len(value)
+    except TypeError:
+        raise TypeError(f"{name} must be a pose (x, y, angle), got {type(value).__name__} {value!r}") from None
+    if n == 2:
+        return as_float(value[0], f"{name}[0]"), as_float(value[1], f"{name}[1]"), 0.0
+    if n != 3 or isinstance(value, (str, bytes)):
+        raise TypeError(f"{name} must be a pose (x, y, angle), got {value!r}")
+    return (as_float(value[0], f"{name}[0]"), as_float(value[1], f"{name}[1]"),
+            as_float(value[2], f"{name}[2]"))
+
+
+def as_points(value, name, min_count=1):
+    """``value`` as a C-contiguous float64 (n, 2) array of finite coordinates."""
+    try:
+        arr = np.array(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a sequence of (x, y) pairs, got {value!r}") from None
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise TypeError(f"{name} must be a sequence of (x, y) pairs, got an array of shape {arr.shape}")
+    if arr.shape[0] < min_count:
+        raise ValueError(f"{name} needs at least {min_count} points, got {arr.shape[0]}")
+    if not np.all(np.isfinite(arr)):
+        bad = int(np.argwhere(~np.isfinite(arr))[0, 0])
+        raise ValueError(f"{name} must be finite; point {bad} is {tuple(arr[bad])}")
+    return np.ascontiguousarray(arr)
