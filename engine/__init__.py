@@ -4,8 +4,13 @@ Numba kernels over NumPy arrays behind a small Pythonic API: shapes (circles, co
 concave polygons, segments and capsules), standalone SAT collision with the minimum
 translation vector, and a world that steps bodies with a soft-step contact solver.
 """
+from .body import Body, BodyType
 from .collide import Manifold, collide, overlaps
 from .shapes import Circle, Polygon, Segment, Shape
+from .world import ShapeHandle, World
 
-__all__ = ["Circle", "Manifold", "Polygon", "Segment", "Shape", "collide", "overlaps"]
+__all__ = [
+    "Body", "BodyType", "Circle", "Manifold", "Polygon", "Segment", "Shape", "ShapeHandle",
+    "World", "collide", "overlaps",
+]
 __version__ = "0.1.0"

@@ -48,3 +48,7 @@ CCD_SAFETY_FACTOR = 0.5
 DEFAULT_DENSITY = 1.0
 DEFAULT_FRICTION = 0.6
 DEFAULT_RESTITUTION = 0.0
+
+# No body turns more than this in one substep, in radians (Box2D's 0.25 pi): larger
+# rotations make contact prediction and continuous collision unreliable.
+MAX_ROTATION = 0.25 * 3.141592653589793

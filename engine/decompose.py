@@ -1,0 +1,513 @@
+"""Concave polygons: validation and decomposition into convex pieces.
+
+SAT works on convex shapes only, so a concave polygon is stored as convex pieces attached to one body,
+plus a flag per piece edge saying whether the edge is an internal cut; the narrowphase never uses a
+cut's normal, so nothing catches on the seams. This runs once per shape at creation, never per step.
+
+Two methods, both from the seeds:
+
+* ``"split"`` (seed 003): take the first reflex vertex of a piece, extend one of its two edges through
+  it until the ray first meets the boundary (an edge, or exactly a vertex), cut there, and repeat
+  breadth-first until every piece is convex. Each cut removes at least one reflex vertex, so a polygon
+  with ``r`` reflex vertices gives at most ``r + 1`` pieces. The seed took the first edge the line
+  crosses in index order; here the *nearest* hit along the ray is used (the first one can lie outside
+  the polygon), and of the two possible extensions the one leaving fewer reflex vertices is kept.
+* ``"earclip"`` (seed 004): ear-clipping triangulation, then Hertel-Mehlhorn merging (drop every
+  diagonal whose removal keeps both its end angles convex). No Steiner points; at most 4x optimal.
+
+Tolerance: points closer than ``REL_TOL * L`` are duplicates and a vertex within ``REL_TOL * L`` of the
+line through its neighbours is collinear, where ``L`` is the diagonal of the polygon's bounding box.
+Using one length for every test keeps them consistent (what validation calls collinear the splitter
+also removes), and being relative makes the result independent of the units.
+"""
+from collections import deque
+
+import numpy as np
+
+__all__ = ["validate_polygon", "is_convex", "decompose", "interior_edges", "REL_TOL"]
+
+REL_TOL = 1e-10  # relative to the bounding-box diagonal; ~1e6 x double rounding on typical shapes
+_TOUCH = "holes and touching boundaries are not supported (the boundary may not meet itself)"
+
+
+def _eps(p):
+    return REL_TOL * float(np.hypot(*(p.max(axis=0) - p.min(axis=0)))) if len(p) else 0.0
+
+
+def _cross(ax, ay, bx, by):
+    return ax * by - ay * bx
+
+
+def _prev(a):  # np.roll(a, 1, axis=0) without its ~10 us of overhead
+    return np.concatenate((a[-1:], a[:-1]))
+
+
+def _next(a):  # np.roll(a, -1, axis=0)
+    return np.concatenate((a[1:], a[:1]))
+
+
+def _as_points(vertices):
+    if isinstance(vertices, (str, bytes, dict)) or np.isscalar(vertices):
+        raise TypeError(f"vertices must be a sequence of (x, y) pairs, got {type(vertices).__name__}")
+    try:
+        arr = np.asarray(vertices)
+    except (ValueError, TypeError) as exc:  # ragged nesting
+        raise TypeError("vertices must be a sequence of (x, y) pairs or an (n, 2) array") from exc
+    if not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)):
+        raise TypeError(f"vertex coordinates must be real numbers, got dtype {arr.dtype}")
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise TypeError(f"vertices must have shape (n, 2), got shape {arr.shape}")
+    return arr.astype(np.float64)
+
+
+def _degenerate(p, eps):
+    """Masks (straight, spike): vertex within eps of the line through its neighbours, going on / back."""
+    a, c = _prev(p), _next(p)
+    ac, ab, bc = c - a, p - a, c - p
+    on_line = np.abs(_cross(ac[:, 0], ac[:, 1], ab[:, 0], ab[:, 1])) <= eps * np.hypot(ac[:, 0], ac[:, 1])
+    forward = (ab * bc).sum(axis=1) > 0.0
+    return on_line & forward, on_line & ~forward
+
+
+def _simplify(p, eps, idx=None, strict=False):
+    """Drop near-duplicate and collinear vertices (and, unless strict, zero-width spikes)."""
+    idx = np.arange(len(p)) if idx is None else idx
+    while len(p) >= 3:
+        d = p - _prev(p)
+        keep = np.hypot(d[:, 0], d[:, 1]) > eps
+        if not keep.all():
+            p, idx = p[keep], idx[keep]
+            continue
+        straight, spike = _degenerate(p, eps)
+        if strict and spike.any():
+            k = int(idx[np.flatnonzero(spike)[0]])
+            raise ValueError(f"the boundary doubles back on itself at vertex {k} (a zero-width spike); "
+                             + _TOUCH)
+        flag = straight | spike
+        if not flag.any():
+            break
+        if flag.all():
+            return p[:0], idx[:0]
+        # Remove every other vertex of each run of flagged ones: a removal is only valid while both
+        # neighbours stay, and re-testing after each round stops tolerances from accumulating.
+        s = int(np.argmin(flag))
+        p, idx, flag = np.roll(p, -s, axis=0), np.roll(idx, -s), np.roll(flag, -s)
+        pos = np.arange(len(p))
+        start = np.maximum.accumulate(np.where(flag & ~_prev(flag), pos, 0))
+        drop = flag & ((pos - start) % 2 == 0)
+        p, idx = p[~drop], idx[~drop]
+    return p, idx
+
+
+def _point_segment_distance(px, py, ax, ay, bx, by):
+    ex, ey = bx - ax, by - ay
+    ee = np.maximum(ex * ex + ey * ey, 1e-300)
+    t = np.clip(((px - ax) * ex + (py - ay) * ey) / ee, 0.0, 1.0)
+    return np.hypot(ax + t * ex - px, ay + t * ey - py), t
+
+
+def _find_intersection(p, eps):
+    """First pair of non-adjacent edges that cross (kind "cross") or come within eps ("touch").
+
+    Sort-and-sweep on x (edges sorted by left end; partners are those whose left end lies before this
+    edge's right end), then a y-overlap filter, then exact orientation tests, all vectorised over
+    blocks of edges. Typical polygons give O(n log n + pairs), never an n x n Python loop.
+    """
+    n = len(p)
+    a, b = p, _next(p)
+    lo, hi = np.minimum(a, b) - eps, np.maximum(a, b) + eps
+    order = np.argsort(lo[:, 0], kind="stable")
+    counts = np.maximum(np.searchsorted(lo[order, 0], hi[order, 0], side="right") - np.arange(n) - 1, 0)
+    found = {"cross": None, "touch": None}
+    for s in range(0, n, 256):
+        c = counts[s:s + 256]
+        if not c.sum():
+            continue
+        first = np.repeat(np.cumsum(c) - c, c)
+        ps = np.repeat(np.arange(s, s + len(c)), c)
+        i, j = order[ps], order[ps + 1 + np.arange(c.sum()) - first]
+        gap = np.abs(i - j)
+        m = (gap != 1) & (gap != n - 1) & (lo[i, 1] <= hi[j, 1]) & (lo[j, 1] <= hi[i, 1])
+        i, j = np.minimum(i[m], j[m]), np.maximum(i[m], j[m])
+        if not len(i):
+            continue
+        (ax, ay), (bx, by), (cx, cy), (dx, dy) = a[i].T, b[i].T, a[j].T, b[j].T
+        o1, o2 = _cross(bx - ax, by - ay, cx - ax, cy - ay), _cross(bx - ax, by - ay, dx - ax, dy - ay)
+        o3, o4 = _cross(dx - cx, dy - cy, ax - cx, ay - cy), _cross(dx - cx, dy - cy, bx - cx, by - cy)
+        cross = (o1 * o2 < 0) & (o3 * o4 < 0)
+        dist = np.min([_point_segment_distance(cx, cy, ax, ay, bx, by)[0],
+                       _point_segment_distance(dx, dy, ax, ay, bx, by)[0],
+                       _point_segment_distance(ax, ay, cx, cy, dx, dy)[0],
+                       _point_segment_distance(bx, by, cx, cy, dx, dy)[0]], axis=0)
+        for kind, mask in (("cross", cross), ("touch", dist <= eps)):
+            if mask.any():
+                k = np.lexsort((j[mask], i[mask]))[0]
+                pair = (int(i[mask][k]), int(j[mask][k]))
+                found[kind] = pair if found[kind] is None else min(found[kind], pair)
+    return ("cross", *found["cross"]) if found["cross"] else (
+        ("touch", *found["touch"]) if found["touch"] else None)
+
+
+def _intersection_message(pts, idx, kind, ei, ej):
+    """Name the crossing/touching edges by the caller's own vertex indices."""
+    n, m = len(pts), len(idx)
+
+    def chain(k):  # input edges covered by cleaned edge k (removed collinear points lie on it)
+        u, v = int(idx[k]), int(idx[(k + 1) % m])
+        return [(u + s) % n for s in range((v - u) % n or n)]
+
+    def name(e):
+        return f"edge {e} (v{e}->v{(e + 1) % n})"
+
+    for e in chain(ei):
+        for f in chain(ej):
+            if f in ((e + 1) % n, (e - 1) % n, e):
+                continue
+            (ax, ay), (bx, by) = pts[e], pts[(e + 1) % n]
+            (cx, cy), (dx, dy) = pts[f], pts[(f + 1) % n]
+            crosses = (_cross(bx - ax, by - ay, cx - ax, cy - ay) * _cross(bx - ax, by - ay, dx - ax, dy - ay)
+                       < 0) and (_cross(dx - cx, dy - cy, ax - cx, ay - cy)
+                                 * _cross(dx - cx, dy - cy, bx - cx, by - cy) < 0)
+            if kind == "cross" and crosses:
+                e, f = min(e, f), max(e, f)
+                return (f"the polygon is self-intersecting: edges {e} (v{e}->v{(e + 1) % n}) and "
+                        f"{f} (v{f}->v{(f + 1) % n}) cross; only simple polygons are allowed")
+            if kind == "touch" and not crosses:
+                eps = _eps(pts)
+                for (q, (s0, s1)) in ((e, (f, f + 1)), ((e + 1) % n, (f, f + 1)),
+                                      (f, (e, e + 1)), ((f + 1) % n, (e, e + 1))):
+                    d, t = _point_segment_distance(*pts[q], *pts[s0 % n], *pts[s1 % n])
+                    if d <= eps:
+                        other = s0 % n if t < 0.5 else s1 % n
+                        if np.hypot(*(pts[q] - pts[other])) <= eps:
+                            a, b = sorted((q, other))
+                            return f"vertices {a} and {b} coincide (a repeated vertex); " + _TOUCH
+                        return f"vertex {q} touches {name(s0 % n)}; " + _TOUCH
+    e, f = int(idx[ei]), int(idx[ej])
+    verb = "cross" if kind == "cross" else "touch"
+    return f"edges {e} (v{e}->v{int(idx[(ei + 1) % m])}) and {f} (v{f}->v{int(idx[(ej + 1) % m])}) {verb}; " \
+           + ("only simple polygons are allowed" if kind == "cross" else _TOUCH)
+
+
+def validate_polygon(vertices):
+    """Check a simple polygon and return it cleaned, counter-clockwise.
+
+    Consecutive duplicates and collinear vertices (within ``REL_TOL`` times the bounding-box diagonal)
+    are removed; clockwise input is reversed.
+
+    Parameters
+    ----------
+    vertices : sequence of (x, y) pairs or array_like of shape (n, 2)
+
+    Returns
+    -------
+    numpy.ndarray
+        (m, 2) float64, counter-clockwise, m >= 3, no duplicate or collinear vertices.
+
+    Raises
+    ------
+    TypeError
+        Not an (n, 2) collection of real numbers.
+    ValueError
+        NaN or infinite coordinates, fewer than 3 distinct points, zero area, crossing edges, or a
+        boundary that touches itself (repeated vertex, zero-width spike, vertex on another edge).
+
+    Examples
+    --------
+    >>> validate_polygon([(0, 0), (0, 1), (1, 1), (1, 0.5), (1, 0)])  # clockwise, one collinear point
+    array([[1., 0.],
+           [1., 1.],
+           [0., 1.],
+           [0., 0.]])
+    """
+    pts = _as_points(vertices)
+    bad = np.flatnonzero(~np.isfinite(pts).all(axis=1))
+    if len(bad):
+        k = int(bad[0])
+        raise ValueError(f"vertex {k} is ({pts[k, 0]}, {pts[k, 1]}): coordinates must be finite "
+                         "(no NaN or infinity)")
+    eps = _eps(pts)
+    d = pts - np.roll(pts, 1, axis=0)
+    idx = np.flatnonzero(np.hypot(d[:, 0], d[:, 1]) > eps)
+    if len(idx) < 3:
+        raise ValueError(f"the polygon has {len(idx)} distinct point(s) after removing consecutive "
+                         "duplicates; at least 3 are required")
+    p = pts[idx]
+    far = p[np.argmax(np.hypot(*(p - p[0]).T))] - p[0]
+    if np.all(np.abs(_cross(far[0], far[1], *(p - p[0]).T)) <= eps * np.hypot(*far)):
+        raise ValueError("all points are collinear, so the polygon has zero area; "
+                         "a polygon needs a positive area")
+    p, idx = _simplify(p, eps, idx, strict=True)
+    if len(p) < 3:
+        raise ValueError("the polygon has zero area after removing collinear points; "
+                         "a polygon needs a positive area")
+    hit = _find_intersection(p, eps)
+    if hit is not None:
+        raise ValueError(_intersection_message(pts, idx, *hit))
+    area = 0.5 * np.sum(_cross(p[:, 0], p[:, 1], *_next(p).T))
+    if abs(area) <= eps * eps / REL_TOL:
+        raise ValueError(f"the polygon has zero area ({area:g}); a polygon needs a positive area")
+    return np.ascontiguousarray(p[::-1] if area < 0 else p)
+
+
+def _reflex(p, eps):
+    """Reflex vertices of a CCW polygon: more than eps to the left of the chord of its neighbours."""
+    a, c = _prev(p), _next(p)
+    ac, ab = c - a, p - a
+    return _cross(ac[:, 0], ac[:, 1], ab[:, 0], ab[:, 1]) > eps * np.hypot(ac[:, 0], ac[:, 1])
+
+
+def is_convex(vertices):
+    """True when a cleaned counter-clockwise polygon has no reflex vertex.
+
+    A vertex counts as reflex only when it lies more than ``REL_TOL`` times the bounding-box diagonal
+    inside the chord of its neighbours, so rounding in computed pieces is not mistaken for concavity.
+
+    Parameters
+    ----------
+    vertices : array_like, shape (n, 2), counter-clockwise (clockwise polygons are not convex)
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> is_convex([(0, 0), (2, 0), (2, 2), (0, 2)]), is_convex([(0, 0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2)])
+    (True, False)
+    """
+    p = np.asarray(vertices, dtype=np.float64)
+    area = np.sum(_cross(p[:, 0], p[:, 1], *_next(p).T))
+    return bool(len(p) >= 3 and area > 0 and not _reflex(p, _eps(p)).any())
+
+
+def _cast(q, c, d, eps):
+    """Nearest boundary hit of the ray q[c] + t d (t > 0): ("vertex", j, t) or ("edge", j, t, point)."""
+    m = len(q)
+    rel = q - q[c]
+    t, h = rel @ d, _cross(d[0], d[1], rel[:, 0], rel[:, 1])  # along the ray; signed offset from it
+    near = np.abs(h) <= eps  # vertices this close to the line are hit exactly (no sliver pieces)
+    vert = near & (t > eps)
+    vert[[(c - 1) % m, c, (c + 1) % m]] = False
+    h1, t1 = _next(h), _next(t)
+    edge = ((h > eps) & (h1 < -eps)) | ((h < -eps) & (h1 > eps))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        te = np.where(edge, t + (t1 - t) * h / (h - h1), np.inf)
+    te[[(c - 1) % m, c]] = np.inf
+    te[te <= eps] = np.inf
+    tv = np.where(vert, t, np.inf)
+    jv, je = int(np.argmin(tv)), int(np.argmin(te))
+    if tv[jv] <= te[je] and np.isfinite(tv[jv]):
+        return ("vertex", jv, tv[jv])
+    if np.isfinite(te[je]):
+        return ("edge", je, te[je], q[c] + te[je] * d)
+    return None
+
+
+def _cut(q, c, hit):
+    m = len(q)
+    j = hit[1]
+    ia = (c + np.arange((j - c) % m + 1)) % m
+    if hit[0] == "vertex":
+        return q[ia], q[(j + np.arange((c - j) % m + 1)) % m]
+    s = hit[3][None, :]
+    return np.vstack([q[ia], s]), np.vstack([s, q[(j + 1 + np.arange((c - j - 1) % m + 1)) % m]])
+
+
+def _split(p, eps):
+    pieces, queue = [], deque([p])
+    budget = 2 * len(p) + 8  # each cut removes a reflex vertex, so this is never reached on valid input
+    while queue:
+        q = queue.popleft()
+        reflex = np.flatnonzero(_reflex(q, eps))
+        if not len(reflex):
+            pieces.append(q)
+            continue
+        budget -= 1
+        c = int(reflex[0])
+        best = None
+        for other in ((c - 1) % len(q), (c + 1) % len(q)):  # extend the incoming or the outgoing edge
+            d = q[c] - q[other]
+            hit = _cast(q, c, d / np.hypot(*d), eps)
+            if hit is None:
+                continue
+            parts = [_simplify(part, eps)[0] for part in _cut(q, c, hit)]
+            score = (sum(int(_reflex(part, eps).sum()) for part in parts), hit[2])
+            if best is None or score < best[0]:
+                best = (score, parts)
+        if best is None or budget < 0:
+            raise RuntimeError("split decomposition failed (numerically degenerate polygon)")
+        queue.extend(part for part in best[1] if len(part) >= 3)
+    return pieces
+
+
+def _earclip(p):
+    """Triangles (index triples, CCW) of a simple CCW polygon by ear clipping (seed 004).
+
+    Ear test: the vertex is strictly convex and no non-convex vertex lies in the closed triangle,
+    vectorised over the non-convex vertices (only they can lie inside an ear candidate).
+    """
+    n = len(p)
+    x, y = p[:, 0], p[:, 1]
+    prv, nxt = [(i - 1) % n for i in range(n)], [(i + 1) % n for i in range(n)]
+
+    def turn(i):
+        a, c = prv[i], nxt[i]
+        return _cross(x[i] - x[a], y[i] - y[a], x[c] - x[i], y[c] - y[i])
+
+    blocker = ~(_cross(*(p - _prev(p)).T, *(_next(p) - p).T) > 0)
+    cand, stale, tris, i, misses, left = None, True, [], 0, 0, n
+    while left > 3:
+        a, c = prv[i], nxt[i]
+        ear = turn(i) > 0
+        if ear:
+            if stale:
+                cand, stale = np.flatnonzero(blocker), False
+            k = cand[(cand != a) & (cand != c)]
+            bx, by = x[k], y[k]
+            inside = ((_cross(x[i] - x[a], y[i] - y[a], bx - x[a], by - y[a]) >= 0)
+                      & (_cross(x[c] - x[i], y[c] - y[i], bx - x[i], by - y[i]) >= 0)
+                      & (_cross(x[a] - x[c], y[a] - y[c], bx - x[c], by - y[c]) >= 0))
+            ear = not inside.any()
+        if not ear:
+            i, misses = c, misses + 1
+            if misses > left:
+                raise RuntimeError("ear clipping found no ear (numerically degenerate polygon)")
+            continue
+        tris.append((a, i, c))
+        nxt[a], prv[c], left, misses = c, a, left - 1, 0
+        for v in (a, c):
+            if blocker[v] and turn(v) > 0:
+                blocker[v], stale = False, True
+        i = a
+    i = nxt[i]
+    tris.append((prv[i], i, nxt[i]))
+    return tris
+
+
+def _hertel_mehlhorn(p, tris):
+    """Merge triangles across each diagonal whose removal keeps both end angles convex (straight ok)."""
+    owner, pieces, diagonals = {}, {}, []
+    for t, tri in enumerate(tris):
+        pieces[t] = list(tri)
+        for k in range(3):
+            u, v = tri[k], tri[(k + 1) % 3]
+            if (v, u) in owner:
+                diagonals.append((u, v))
+            owner[(u, v)] = t
+    parent = list(range(len(tris)))
+
+    def find(t):
+        while parent[t] != t:
+            parent[t] = parent[parent[t]]
+            t = parent[t]
+        return t
+
+    def convex(a, b, c):  # left turn or straight, with a relative tolerance for rounding
+        e1, e2 = p[b] - p[a], p[c] - p[b]
+        return _cross(*e1, *e2) >= -1e-12 * np.hypot(*e1) * np.hypot(*e2)
+
+    # Longest diagonals first: they tend to cut through the middle of the future pieces.
+    diagonals.sort(key=lambda e: -np.hypot(*(p[e[0]] - p[e[1]])))
+    for u, v in diagonals:
+        pa, pb = find(owner[(v, u)]), find(owner[(u, v)])
+        la, lb = pieces[pa], pieces[pb]  # la holds edge v->u, lb holds u->v
+        ka, kb = la.index(u), lb.index(v)
+        la, lb = la[ka:] + la[:ka], lb[kb:] + lb[:kb]  # la = u ... v, lb = v ... u
+        if convex(lb[-2], u, la[1]) and convex(la[-2], v, lb[1]):
+            pieces[pa] = la + lb[1:-1]
+            parent[pb] = pa
+            del pieces[pb]
+    return [p[np.array(piece)] for piece in pieces.values()]
+
+
+def decompose(vertices, method="auto"):
+    """Split a simple polygon into convex counter-clockwise pieces.
+
+    Parameters
+    ----------
+    vertices : array_like, shape (n, 2)
+        Any simple polygon, either winding (validated with :func:`validate_polygon`).
+    method : {"auto", "split", "earclip"}
+        ``"split"``: reflex-vertex edge extension (seed 003), may add Steiner points on the boundary.
+        ``"earclip"``: ear clipping + Hertel-Mehlhorn merging, only original vertices.
+        ``"auto"``: run both and keep the one with fewer pieces (``"earclip"`` on a tie, as it adds no
+        vertices); if one fails numerically the other is used. Both are near-linear per cut.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        Convex pieces, each (k, 2) float64, k >= 3, CCW, without collinear vertices. A convex input is
+        returned as a single piece.
+
+    Examples
+    --------
+    >>> pieces = decompose([(0, 0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2)], method="split")
+    >>> len(pieces), [len(piece) for piece in pieces]
+    (2, [4, 4])
+    """
+    if method not in ("auto", "split", "earclip"):
+        raise ValueError(f"unknown method {method!r}; use 'auto', 'split' or 'earclip'")
+    p = validate_polygon(vertices)
+    eps = _eps(p)
+    if not _reflex(p, eps).any():
+        return [p]
+    results = []
+    for name in (("earclip", "split") if method == "auto" else (method,)):
+        try:
+            if name == "split":
+                pieces = _split(p, eps)
+            else:
+                pieces = [_simplify(q, eps)[0] for q in _hertel_mehlhorn(p, _earclip(p))]
+            results.append([np.ascontiguousarray(q) for q in pieces if len(q) >= 3])
+        except RuntimeError:
+            if method != "auto" or (name == "split" and not results):
+                raise
+    return min(results, key=len)
+
+
+def interior_edges(pieces, polygon):
+    """Flag the piece edges that are internal cuts rather than parts of the polygon's boundary.
+
+    An edge counts as boundary when it overlaps some edge of the polygon over a positive length
+    (within the tolerance), so edges that run along part of a boundary edge (ending at a Steiner
+    point) or continue a boundary edge past a reflex vertex keep their normal.
+
+    Parameters
+    ----------
+    pieces : list of array_like (k, 2)
+        Pieces of ``polygon``, e.g. from :func:`decompose`.
+    polygon : array_like, shape (n, 2)
+        The original polygon (either winding).
+
+    Returns
+    -------
+    list of numpy.ndarray of bool
+        One (k,) array per piece; entry i is True when edge piece[i] -> piece[(i + 1) % k] is a cut.
+
+    Examples
+    --------
+    >>> L = [(0, 0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2)]
+    >>> pieces = decompose(L, method="earclip")
+    >>> [piece.tolist() for piece in pieces]
+    [[[0.0, 0.0], [2.0, 0.0], [2.0, 1.0], [1.0, 1.0]], [[0.0, 2.0], [0.0, 0.0], [1.0, 1.0], [1.0, 2.0]]]
+    >>> [flags.tolist() for flags in interior_edges(pieces, L)]
+    [[False, False, False, True], [False, True, False, False]]
+    """
+    p = validate_polygon(polygon)
+    eps = _eps(p)
+    a, e = p, _next(p) - p
+    length = np.hypot(e[:, 0], e[:, 1])
+    u = e / length[:, None]
+    flags = []
+    for piece in pieces:
+        q = np.asarray(piece, dtype=np.float64)
+        ends = []
+        for r in (q, _next(q)):
+            rel = r[:, None, :] - a[None, :, :]  # (k, n, 2): every piece edge against every boundary edge
+            ends.append((rel * u).sum(axis=2))
+            ends.append(np.abs(_cross(u[:, 0], u[:, 1], rel[..., 0], rel[..., 1])))
+        t0, h0, t1, h1 = ends
+        overlap = np.minimum(np.maximum(t0, t1), length) - np.maximum(np.minimum(t0, t1), 0.0)
+        flags.append(~((h0 <= eps) & (h1 <= eps) & (overlap > eps)).any(axis=1))
+    return flags

@@ -1,0 +1,44 @@
+"""Shared layouts: body type codes and the columns of a contact row.
+
+The narrowphase writes contact rows and the solver reads them; both import this module
+and nothing of each other.
+
+Contacts are rows of one float64 array (n, CONTACT_SIZE): one row per pair of pieces
+whose fat AABBs overlap, sorted by pair key. Rows, rather than one array per field,
+keep each contact's data in one or two cache lines for the solver's inner loop (measured
+here: about 1.5x faster than 20 separate arrays; reference/algorithms.md 5.2).
+Anchors are the contact point relative to each body's centre of mass, in world axes,
+fixed for the step (Box2D v3 does not rotate contact anchors between substeps).
+"""
+
+# Body types, as stored in the world's ``btype`` column.
+STATIC = 0
+KINEMATIC = 1
+DYNAMIC = 2
+
+C_NX = 0  # normal, world frame, from piece A to piece B
+C_NY = 1
+C_COUNT = 2  # points in the manifold (0: pair tracked but not within the margin)
+C_FRICTION = 3  # mixed friction coefficient
+C_RESTITUTION = 4  # mixed restitution
+C_TOUCHING = 5  # 1.0 when some point is within the speculative margin (events)
+C_POINTS = 6  # first point's columns start here
+
+# Per point, at C_POINTS + p * P_STRIDE:
+P_RAX = 0  # anchor on A relative to A's centre of mass
+P_RAY = 1
+P_RBX = 2  # anchor on B relative to B's centre of mass
+P_RBY = 3
+P_SEP = 4  # separation when the manifold was computed (< 0: overlap)
+P_ADJ = 5  # separation minus dot(rB - rA, n): lets substeps predict the separation
+P_NI = 6  # accumulated normal impulse (kept across steps for warm starting)
+P_TI = 7  # accumulated tangent impulse
+P_NMASS = 8  # effective mass along the normal
+P_TMASS = 9  # effective mass along the tangent
+P_RELV = 10  # normal approach speed before solving (for restitution)
+P_MAXNI = 11  # largest normal impulse this step (0: a speculative point that never touched)
+P_ID = 12  # feature id (matches points across steps)
+P_STRIDE = 13
+
+MAX_POINTS = 2
+CONTACT_SIZE = C_POINTS + MAX_POINTS * P_STRIDE

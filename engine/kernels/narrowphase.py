@@ -1,0 +1,141 @@
+"""Narrowphase stage: one manifold per tracked piece pair, with warm-start matching.
+
+Reads the pair list (sorted keys), the pieces' geometry and fat AABBs and the bodies'
+poses; writes the contact rows (layout in ``layout.py``) and a keep flag per pair.
+A pair whose fat AABBs no longer overlap is dropped; the broadphase will find it
+again if they come back together.
+"""
+import math
+
+import numpy as np
+
+from ._jit import njit
+from .layout import (C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, C_TOUCHING,
+                     CONTACT_SIZE, MAX_POINTS, P_ADJ, P_ID, P_MAXNI, P_NI, P_RAX, P_RAY,
+                     P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI)
+from .manifold import (M_COUNT, M_ID1, M_NX, M_NY, M_P1X, M_P1Y, M_S1, MANIFOLD_SIZE,
+                       collide_pieces)
+
+MIX_BOX2D = 0  # friction sqrt(a*b), restitution max(a, b)
+MIX_PYMUNK = 1  # friction a*b, restitution a*b (Chipmunk's rule)
+
+
+@njit
+def update_contacts(pair_a, pair_b, rows, keep,
+                    piece_body, piece_start, piece_count, piece_radius, piece_friction,
+                    piece_restitution, piece_fat, verts, norms,
+                    pos, angle, com, margin, flip_tol, mixing):
+    """Recompute the manifold of every tracked pair.
+
+    Parameters
+    ----------
+    pair_a, pair_b : int32 (m,)
+        Piece indices of each pair, ``pair_a < pair_b``.
+    rows : float64 (m, CONTACT_SIZE)
+        Contact rows; the previous step's impulses are read for warm starting and
+        replaced by this step's manifold.
+    keep : uint8 (m,)
+        Set to 0 for pairs whose fat AABBs stopped overlapping, else 1.
+    piece_* : per-piece columns (body, first vertex row, vertex count, radius,
+        friction, restitution, fat AABB (n, 4)); ``verts``/``norms`` (v, 2) the
+        geometry pool in body-local coordinates.
+    pos, angle, com : body origin (n, 2), angle (n,), local centre of mass (n, 2).
+    margin : float
+        Speculative distance: points up to this separation are kept.
+    flip_tol : float
+        Reference-face hysteresis (see ``manifold.collide_pieces``).
+    mixing : int
+        MIX_BOX2D or MIX_PYMUNK.
+    """
+    m = pair_a.shape[0]
+    kmax = 1
+    for i in range(piece_count.shape[0]):
+        kmax = max(kmax, piece_count[i])
+    scratch = np.empty((kmax, 4))
+    man = np.empty(MANIFOLD_SIZE)
+    old_id = np.empty(MAX_POINTS)
+    old_ni = np.empty(MAX_POINTS)
+    old_ti = np.empty(MAX_POINTS)
+    for i in range(m):
+        a = pair_a[i]
+        b = pair_b[i]
+        fa = piece_fat[a]
+        fb = piece_fat[b]
+        if fa[0] > fb[2] or fb[0] > fa[2] or fa[1] > fb[3] or fb[1] > fa[3]:
+            keep[i] = 0
+            continue
+        keep[i] = 1
+        ba = piece_body[a]
+        bb = piece_body[b]
+        ca = math.cos(angle[ba])
+        sa = math.sin(angle[ba])
+        cb = math.cos(angle[bb])
+        sb = math.sin(angle[bb])
+        sta = piece_start[a]
+        stb = piece_start[b]
+        n = collide_pieces(verts[sta:sta + piece_count[a]], norms[sta:sta + piece_count[a]],
+                           piece_radius[a], (pos[ba, 0], pos[ba, 1], ca, sa),
+                           verts[stb:stb + piece_count[b]], norms[stb:stb + piece_count[b]],
+                           piece_radius[b], (pos[bb, 0], pos[bb, 1], cb, sb),
+                           margin, flip_tol, scratch, man)
+        row = rows[i]
+        old_count = int(row[C_COUNT])
+        for p in range(old_count):
+            base = C_POINTS + p * P_STRIDE
+            old_id[p] = row[base + P_ID]
+            old_ni[p] = row[base + P_NI]
+            old_ti[p] = row[base + P_TI]
+        if mixing == MIX_BOX2D:
+            row[C_FRICTION] = math.sqrt(piece_friction[a] * piece_friction[b])
+            row[C_RESTITUTION] = max(piece_restitution[a], piece_restitution[b])
+        else:
+            row[C_FRICTION] = piece_friction[a] * piece_friction[b]
+            row[C_RESTITUTION] = piece_restitution[a] * piece_restitution[b]
+        row[C_COUNT] = float(n)
+        row[C_TOUCHING] = 1.0 if n > 0 else 0.0
+        if n == 0:
+            continue
+        nx = man[M_NX]
+        ny = man[M_NY]
+        row[C_NX] = nx
+        row[C_NY] = ny
+        # world centres of mass
+        cax = pos[ba, 0] + ca * com[ba, 0] - sa * com[ba, 1]
+        cay = pos[ba, 1] + sa * com[ba, 0] + ca * com[ba, 1]
+        cbx = pos[bb, 0] + cb * com[bb, 0] - sb * com[bb, 1]
+        cby = pos[bb, 1] + sb * com[bb, 0] + cb * com[bb, 1]
+        for p in range(n):
+            src = M_P1X + 4 * p
+            px = man[src]
+            py = man[src + 1]
+            sep = man[src + 2]
+            fid = man[src + 3]
+            base = C_POINTS + p * P_STRIDE
+            rax = px - cax
+            ray = py - cay
+            rbx = px - cbx
+            rby = py - cby
+            row[base + P_RAX] = rax
+            row[base + P_RAY] = ray
+            row[base + P_RBX] = rbx
+            row[base + P_RBY] = rby
+            row[base + P_SEP] = sep
+            row[base + P_ADJ] = sep - ((rbx - rax) * nx + (rby - ray) * ny)
+            row[base + P_ID] = fid
+            row[base + P_MAXNI] = 0.0
+            ni = 0.0
+            ti = 0.0
+            for q in range(old_count):
+                if old_id[q] == fid:
+                    ni = old_ni[q]
+                    ti = old_ti[q]
+                    break
+            row[base + P_NI] = ni
+            row[base + P_TI] = ti
+    return 0
+
+
+# Keep the imported manifold constants referenced for readers: points are copied
+# from the manifold record starting at M_P1X in strides of 4 (x, y, separation, id).
+assert M_P1Y == M_P1X + 1 and M_S1 == M_P1X + 2 and M_ID1 == M_P1X + 3 and M_COUNT == 2
+assert CONTACT_SIZE == C_POINTS + MAX_POINTS * P_STRIDE

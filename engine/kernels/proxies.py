@@ -1,0 +1,72 @@
+"""Broadphase proxies: each piece's bounding box, and fat boxes that absorb small motion.
+
+A piece's *tight* box bounds its rounded core at the current pose, grown by the
+speculative distance (so a contact can be created before the shapes touch). Its *fat*
+box, stored in the tree, adds a margin: while the tight box stays inside the fat one the
+tree is not touched (Box2D v3: margin = min(5 cm, 0.125 x extent); static proxies get no
+margin since they do not move).
+"""
+import math
+
+from ._jit import njit
+from .aabb_tree import tree_move
+from .layout import STATIC
+
+
+@njit
+def piece_box(verts, start, count, radius, x, y, c, s, grow):
+    """World AABB (minx, miny, maxx, maxy) of a piece at pose (x, y, c, s), grown by ``grow``."""
+    minx = miny = math.inf
+    maxx = maxy = -math.inf
+    for k in range(start, start + count):
+        wx = x + c * verts[k, 0] - s * verts[k, 1]
+        wy = y + s * verts[k, 0] + c * verts[k, 1]
+        minx = min(minx, wx)
+        miny = min(miny, wy)
+        maxx = max(maxx, wx)
+        maxy = max(maxy, wy)
+    r = radius + grow
+    return minx - r, miny - r, maxx + r, maxy + r
+
+
+@njit
+def fat_margin(maxx, maxy, minx, miny, margin, fraction):
+    """Fat-box margin of a piece: at most ``margin``, at most ``fraction`` of its extent."""
+    extent = 0.5 * max(maxx - minx, maxy - miny)
+    return min(margin, fraction * extent)
+
+
+@njit
+def refresh_proxies(piece_alive, piece_body, piece_start, piece_count, piece_radius, piece_node,
+                    piece_fat, verts, btype, pos, angle, speculative, margin, fraction,
+                    aabb, parent, child1, child2, height, user, meta, moved):
+    """Re-box the pieces of moving bodies; reinsert those that left their fat box.
+
+    The seven tree arrays are the moving-body tree's (layout in ``aabb_tree``).
+    ``moved`` int32 (>= pieces,) receives the tree leaves that were reinserted; the
+    return value is how many. Those are the only proxies that can form new pairs.
+    """
+    n_moved = 0
+    for i in range(piece_alive.shape[0]):
+        if piece_alive[i] == 0:
+            continue
+        b = piece_body[i]
+        if btype[b] == STATIC:
+            continue
+        c = math.cos(angle[b])
+        s = math.sin(angle[b])
+        x0, y0, x1, y1 = piece_box(verts, piece_start[i], piece_count[i], piece_radius[i],
+                                   pos[b, 0], pos[b, 1], c, s, speculative)
+        f = piece_fat[i]
+        if x0 >= f[0] and y0 >= f[1] and x1 <= f[2] and y1 <= f[3]:
+            continue
+        g = fat_margin(x1, y1, x0, y0, margin, fraction)
+        f[0] = x0 - g
+        f[1] = y0 - g
+        f[2] = x1 + g
+        f[3] = y1 + g
+        node = piece_node[i]
+        tree_move(aabb, parent, child1, child2, height, user, meta, node, f[0], f[1], f[2], f[3])
+        moved[n_moved] = node
+        n_moved += 1
+    return n_moved

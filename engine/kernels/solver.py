@@ -1,0 +1,320 @@
+"""Solver stage: Box2D v3's soft step over all contacts (sequential impulses).
+
+One call advances every body by one step ``dt`` in ``substeps`` substeps of ``h``::
+
+    prepare contacts (anchors, effective masses, approach speeds)
+    for each substep:
+        integrate velocities (gravity, forces, damping)
+        warm start (apply last impulses)
+        solve, biased: soft contacts push penetration out (at most ``pushout`` m/s)
+        integrate positions
+        relax, unbiased: removes the velocity the bias added, and solves friction
+    restitution (one pass, approach speeds above the threshold only)
+
+Penetration is resolved along each contact's normal by the soft constraint ("positional
+resolution" without a separate position pass); the separation of a point is predicted
+each substep from the bodies' motion since the manifold was computed:
+``s = adjusted + dot(dpB - dpA + rot(dqB) rB - rot(dqA) rA, n)``. A point with ``s > 0``
+is speculative: its impulse may only stop the bodies from closing more than ``s`` in
+this substep (``bias = s / h``), which is what keeps ordinary-speed bodies from tunnelling.
+
+Sources: Box2D v3 ``src/solver.c``, ``src/contact_solver.c`` (``b2PrepareContactsTask``,
+``b2WarmStartContactsTask``, ``b2SolveContact``, ``b2ApplyRestitutionTask``); Catto,
+"Solver2D" (2024). Friction is solved in the relax pass only (Box2D #1050, 2026).
+"""
+import math
+
+import numpy as np
+
+from ._jit import njit
+from .integrate import integrate_positions, integrate_velocities
+from .layout import (STATIC, C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, P_ADJ,
+                     P_MAXNI, P_NI, P_NMASS, P_RAX, P_RAY, P_RBX, P_RBY, P_RELV, P_STRIDE,
+                     P_TI, P_TMASS)
+
+
+@njit
+def _softness(hertz, zeta, h):
+    """(bias rate, mass scale, impulse scale) of a spring-damper contact (b2MakeSoft)."""
+    if hertz == 0.0:
+        return 0.0, 1.0, 0.0
+    omega = 2.0 * math.pi * hertz
+    a1 = 2.0 * zeta + h * omega
+    a2 = h * omega * a1
+    a3 = 1.0 / (1.0 + a2)
+    return omega / a1, a2 * a3, a3
+
+
+@njit
+def _prepare(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel):
+    for i in range(rows.shape[0]):
+        row = rows[i]
+        a = cba[i]
+        b = cbb[i]
+        ma = inv_mass[a]
+        mb = inv_mass[b]
+        ia = inv_inertia[a]
+        ib = inv_inertia[b]
+        nx = row[C_NX]
+        ny = row[C_NY]
+        tx = ny
+        ty = -nx
+        for p in range(int(row[C_COUNT])):
+            base = C_POINTS + p * P_STRIDE
+            rax = row[base + P_RAX]
+            ray = row[base + P_RAY]
+            rbx = row[base + P_RBX]
+            rby = row[base + P_RBY]
+            rna = rax * ny - ray * nx
+            rnb = rbx * ny - rby * nx
+            k = ma + mb + ia * rna * rna + ib * rnb * rnb
+            row[base + P_NMASS] = 1.0 / k if k > 0.0 else 0.0
+            rta = rax * ty - ray * tx
+            rtb = rbx * ty - rby * tx
+            k = ma + mb + ia * rta * rta + ib * rtb * rtb
+            row[base + P_TMASS] = 1.0 / k if k > 0.0 else 0.0
+            dvx = vel[b, 0] - angvel[b] * rby - vel[a, 0] + angvel[a] * ray
+            dvy = vel[b, 1] + angvel[b] * rbx - vel[a, 1] - angvel[a] * rax
+            row[base + P_RELV] = dvx * nx + dvy * ny
+
+
+@njit
+def _warm_start(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel):
+    for i in range(rows.shape[0]):
+        row = rows[i]
+        a = cba[i]
+        b = cbb[i]
+        ma = inv_mass[a]
+        mb = inv_mass[b]
+        ia = inv_inertia[a]
+        ib = inv_inertia[b]
+        nx = row[C_NX]
+        ny = row[C_NY]
+        for p in range(int(row[C_COUNT])):
+            base = C_POINTS + p * P_STRIDE
+            ni = row[base + P_NI]
+            ti = row[base + P_TI]
+            px = ni * nx + ti * ny
+            py = ni * ny - ti * nx
+            vel[a, 0] -= ma * px
+            vel[a, 1] -= ma * py
+            angvel[a] -= ia * (row[base + P_RAX] * py - row[base + P_RAY] * px)
+            vel[b, 0] += mb * px
+            vel[b, 1] += mb * py
+            angvel[b] += ib * (row[base + P_RBX] * py - row[base + P_RBY] * px)
+
+
+@njit
+def _solve(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, dp, dq, inv_h,
+           soft_dyn, soft_static, pushout, use_bias):
+    for i in range(rows.shape[0]):
+        row = rows[i]
+        count = int(row[C_COUNT])
+        if count == 0:
+            continue
+        a = cba[i]
+        b = cbb[i]
+        ma = inv_mass[a]
+        mb = inv_mass[b]
+        ia = inv_inertia[a]
+        ib = inv_inertia[b]
+        bias_rate, mass_scale, impulse_scale = soft_static if (ma == 0.0 or mb == 0.0) else soft_dyn
+        nx = row[C_NX]
+        ny = row[C_NY]
+        vax = vel[a, 0]
+        vay = vel[a, 1]
+        wa = angvel[a]
+        vbx = vel[b, 0]
+        vby = vel[b, 1]
+        wb = angvel[b]
+        ddx = dp[b, 0] - dp[a, 0]
+        ddy = dp[b, 1] - dp[a, 1]
+        qca = dq[a, 0]
+        qsa = dq[a, 1]
+        qcb = dq[b, 0]
+        qsb = dq[b, 1]
+        for p in range(count):
+            base = C_POINTS + p * P_STRIDE
+            rax = row[base + P_RAX]
+            ray = row[base + P_RAY]
+            rbx = row[base + P_RBX]
+            rby = row[base + P_RBY]
+            # predicted separation from the motion since the manifold was made
+            dx = ddx + (qcb * rbx - qsb * rby) - (qca * rax - qsa * ray)
+            dy = ddy + (qsb * rbx + qcb * rby) - (qsa * rax + qca * ray)
+            s = dx * nx + dy * ny + row[base + P_ADJ]
+            if s > 0.0:
+                bias = s * inv_h  # speculative: may close exactly the gap, no more
+                ms = 1.0
+                isc = 0.0
+            elif use_bias:
+                bias = max(bias_rate * s, -pushout)
+                ms = mass_scale
+                isc = impulse_scale
+            else:
+                bias = 0.0
+                ms = 1.0
+                isc = 0.0
+            dvx = vbx - wb * rby - vax + wa * ray
+            dvy = vby + wb * rbx - vay - wa * rax
+            vn = dvx * nx + dvy * ny
+            acc = row[base + P_NI]
+            imp = -row[base + P_NMASS] * ms * (vn + bias) - isc * acc
+            new = max(acc + imp, 0.0)
+            imp = new - acc
+            row[base + P_NI] = new
+            if new > row[base + P_MAXNI]:
+                row[base + P_MAXNI] = new
+            px = imp * nx
+            py = imp * ny
+            vax -= ma * px
+            vay -= ma * py
+            wa -= ia * (rax * py - ray * px)
+            vbx += mb * px
+            vby += mb * py
+            wb += ib * (rbx * py - rby * px)
+        if not use_bias:
+            # Friction, in the relax pass only: the biased pass's extra velocity would
+            # otherwise leak into the friction impulses (Box2D #1050).
+            tx = ny
+            ty = -nx
+            friction = row[C_FRICTION]
+            for p in range(count):
+                base = C_POINTS + p * P_STRIDE
+                rax = row[base + P_RAX]
+                ray = row[base + P_RAY]
+                rbx = row[base + P_RBX]
+                rby = row[base + P_RBY]
+                dvx = vbx - wb * rby - vax + wa * ray
+                dvy = vby + wb * rbx - vay - wa * rax
+                vt = dvx * tx + dvy * ty
+                acc = row[base + P_TI]
+                limit = friction * row[base + P_NI]
+                new = min(max(acc - row[base + P_TMASS] * vt, -limit), limit)
+                imp = new - acc
+                row[base + P_TI] = new
+                px = imp * tx
+                py = imp * ty
+                vax -= ma * px
+                vay -= ma * py
+                wa -= ia * (rax * py - ray * px)
+                vbx += mb * px
+                vby += mb * py
+                wb += ib * (rbx * py - rby * px)
+        vel[a, 0] = vax
+        vel[a, 1] = vay
+        angvel[a] = wa
+        vel[b, 0] = vbx
+        vel[b, 1] = vby
+        angvel[b] = wb
+
+
+@njit
+def _restitution(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, threshold):
+    for i in range(rows.shape[0]):
+        row = rows[i]
+        e = row[C_RESTITUTION]
+        if e == 0.0:
+            continue
+        a = cba[i]
+        b = cbb[i]
+        ma = inv_mass[a]
+        mb = inv_mass[b]
+        ia = inv_inertia[a]
+        ib = inv_inertia[b]
+        nx = row[C_NX]
+        ny = row[C_NY]
+        for p in range(int(row[C_COUNT])):
+            base = C_POINTS + p * P_STRIDE
+            relv = row[base + P_RELV]
+            # only real impacts: fast approach, and a point that actually touched
+            if relv > -threshold or row[base + P_MAXNI] == 0.0:
+                continue
+            rax = row[base + P_RAX]
+            ray = row[base + P_RAY]
+            rbx = row[base + P_RBX]
+            rby = row[base + P_RBY]
+            dvx = vel[b, 0] - angvel[b] * rby - vel[a, 0] + angvel[a] * ray
+            dvy = vel[b, 1] + angvel[b] * rbx - vel[a, 1] - angvel[a] * rax
+            vn = dvx * nx + dvy * ny
+            acc = row[base + P_NI]
+            new = max(acc - row[base + P_NMASS] * (vn + e * relv), 0.0)
+            imp = new - acc
+            row[base + P_NI] = new
+            if new > row[base + P_MAXNI]:
+                row[base + P_MAXNI] = new
+            px = imp * nx
+            py = imp * ny
+            vel[a, 0] -= ma * px
+            vel[a, 1] -= ma * py
+            angvel[a] -= ia * (rax * py - ray * px)
+            vel[b, 0] += mb * px
+            vel[b, 1] += mb * py
+            angvel[b] += ib * (rbx * py - rby * px)
+
+
+@njit
+def step_bodies(dt, substeps, gx, gy, hertz, zeta, pushout, restitution_threshold,
+                max_speed, max_rotation,
+                btype, inv_mass, inv_inertia, com, force, torque, lin_damp, ang_damp,
+                gravity_scale, pos, angle, vel, angvel, cba, cbb, rows):
+    """Advance all bodies by ``dt``, solving the contacts in ``rows``.
+
+    Parameters
+    ----------
+    dt : float
+        Step in seconds; ``substeps`` substeps of ``h = dt / substeps``.
+    gx, gy : float
+        Gravity (m/s^2).
+    hertz, zeta : float
+        Contact stiffness (clamped to a quarter of the substep rate; doubled for
+        contacts with a static or kinematic body) and damping ratio.
+    pushout, restitution_threshold, max_speed, max_rotation : float
+        Limits; see ``engine.constants``.
+    btype ... angvel : body columns, (n,) or (n, 2); ``pos``, ``angle``, ``vel``,
+        ``angvel`` are updated in place, ``force``/``torque`` cleared.
+    cba, cbb : int32 (m,)
+        Body of each contact's piece A and B.
+    rows : float64 (m, CONTACT_SIZE)
+        Contact rows from the narrowphase; impulses accumulate in place.
+    """
+    n = btype.shape[0]
+    h = dt / substeps
+    inv_h = 1.0 / h
+    center = np.empty((n, 2))
+    for i in range(n):
+        c = math.cos(angle[i])
+        s = math.sin(angle[i])
+        center[i, 0] = pos[i, 0] + c * com[i, 0] - s * com[i, 1]
+        center[i, 1] = pos[i, 1] + s * com[i, 0] + c * com[i, 1]
+    center0 = center.copy()
+    angle0 = angle.copy()
+    dp = np.zeros((n, 2))
+    dq = np.zeros((n, 2))
+    dq[:, 0] = 1.0
+    hz = min(hertz, 0.25 * inv_h)
+    soft_dyn = _softness(hz, zeta, h)
+    soft_static = _softness(2.0 * hz, zeta, h)
+
+    _prepare(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel)
+    for _ in range(substeps):
+        integrate_velocities(h, gx, gy, btype, inv_mass, inv_inertia, force, torque,
+                             lin_damp, ang_damp, gravity_scale, vel, angvel, max_speed, max_rotation)
+        _warm_start(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel)
+        _solve(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, dp, dq, inv_h,
+               soft_dyn, soft_static, pushout, True)
+        integrate_positions(h, btype, vel, angvel, center, angle, center0, angle0, dp, dq)
+        _solve(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, dp, dq, inv_h,
+               soft_dyn, soft_static, pushout, False)
+    _restitution(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, restitution_threshold)
+
+    for i in range(n):
+        force[i, 0] = 0.0
+        force[i, 1] = 0.0
+        torque[i] = 0.0
+        if btype[i] == STATIC:
+            continue
+        c = math.cos(angle[i])
+        s = math.sin(angle[i])
+        pos[i, 0] = center[i, 0] - (c * com[i, 0] - s * com[i, 1])
+        pos[i, 1] = center[i, 1] - (s * com[i, 0] + c * com[i, 1])

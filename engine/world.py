@@ -1,0 +1,546 @@
+"""World: owns the body, piece and contact arrays and runs the step.
+
+``World.step(dt)`` is a short list of stage kernels (see ``docs/pipeline.md``)::
+
+    broadphase   refresh fat boxes, reinsert escaped proxies, find new pairs (sorted)
+    narrowphase  manifold per tracked pair, impulses matched by feature id
+    solver       soft step: substeps of integrate / warm start / solve / relax, restitution
+
+Everything per body, per piece and per contact happens inside those kernels; the
+Python code here only validates user input and keeps the arrays consistent.
+"""
+import math
+
+import numpy as np
+
+from . import constants as K
+from .aabb_tree import AABBTree
+from .body import Body, BodyType
+from .kernels import broadphase as _bp
+from .kernels import narrowphase as _np
+from .kernels import proxies as _px
+from .kernels import solver as _sv
+from .kernels.layout import CONTACT_SIZE, DYNAMIC, STATIC
+from .shapes import Shape
+from .storage import Columns, Handles
+from .validation import as_float, as_non_negative, as_positive, as_vec2
+
+__all__ = ["World", "ShapeHandle"]
+
+_BODY_COLUMNS = {
+    "pos": (np.float64, (2,), 0.0), "angle": (np.float64, (), 0.0),
+    "vel": (np.float64, (2,), 0.0), "angvel": (np.float64, (), 0.0),
+    "force": (np.float64, (2,), 0.0), "torque": (np.float64, (), 0.0),
+    "mass": (np.float64, (), 0.0), "inv_mass": (np.float64, (), 0.0),
+    "inertia": (np.float64, (), 0.0), "inv_inertia": (np.float64, (), 0.0),
+    "com": (np.float64, (2,), 0.0), "lin_damp": (np.float64, (), 0.0),
+    "ang_damp": (np.float64, (), 0.0), "gravity_scale": (np.float64, (), 1.0),
+    "btype": (np.int8, (), DYNAMIC), "bullet": (np.bool_, (), False),
+    "key": (np.int64, (), -1),
+}
+_PIECE_COLUMNS = {
+    "alive": (np.uint8, (), 0), "body": (np.int32, (), -1), "dynamic": (np.uint8, (), 0),
+    "start": (np.int64, (), 0), "count": (np.int64, (), 0), "radius": (np.float64, (), 0.0),
+    "friction": (np.float64, (), 0.0), "restitution": (np.float64, (), 0.0),
+    "fat": (np.float64, (4,), 0.0), "node": (np.int32, (), -1), "static": (np.uint8, (), 0),
+}
+_GEOM_COLUMNS = {"verts": (np.float64, (2,), 0.0), "norms": (np.float64, (2,), 0.0),
+                 "interior": (np.uint8, (), 0)}
+
+
+class ShapeHandle:
+    """A shape attached to a body, with its material; returned by ``Body.add_shape``.
+
+    ``friction`` and ``restitution`` can be changed at any time; ``density`` changes
+    recompute the body's mass.
+    """
+
+    __slots__ = ("_body", "shape", "_density", "_friction", "_restitution", "_pieces")
+
+    def __init__(self, body, shape, density, friction, restitution, pieces):
+        self._body = body
+        self.shape = shape
+        self._density = density
+        self._friction = friction
+        self._restitution = restitution
+        self._pieces = pieces
+
+    @property
+    def body(self):
+        """The body carrying this shape."""
+        return self._body
+
+    @property
+    def density(self):
+        """Mass per square meter, kg/m^2."""
+        return self._density
+
+    @property
+    def friction(self):
+        """Coulomb friction coefficient (mixed with the other shape's; see World.mixing)."""
+        return self._friction
+
+    @friction.setter
+    def friction(self, value):
+        f = as_non_negative(value, "friction")
+        self._body._world._check_unlocked()
+        self._friction = f
+        self._body._world._p.friction[self._pieces] = f
+
+    @property
+    def restitution(self):
+        """Bounciness, 0 (none) to 1 (elastic)."""
+        return self._restitution
+
+    @restitution.setter
+    def restitution(self, value):
+        e = as_non_negative(value, "restitution")
+        self._body._world._check_unlocked()
+        self._restitution = e
+        self._body._world._p.restitution[self._pieces] = e
+
+    def __repr__(self):
+        return f"<ShapeHandle {self.shape!r} on {self._body!r}>"
+
+
+class World:
+    """A physics world: bodies, their shapes, gravity, and the step.
+
+    Parameters
+    ----------
+    gravity : (float, float)
+        Acceleration in m/s^2, default ``(0, -10)``.
+    substeps : int
+        Solver substeps per step (4: Box2D's default; more is stiffer and slower).
+    mixing : {"box2d", "pymunk"}
+        How two shapes' materials combine: Box2D's ``sqrt(f1*f2)`` friction and
+        ``max(e1, e2)`` restitution, or pymunk's products ``f1*f2`` and ``e1*e2``.
+
+    Examples
+    --------
+    >>> from engine import World, Polygon
+    >>> world = World()
+    >>> ground = world.create_body("static")
+    >>> _ = ground.add_shape(Polygon.box(20, 1, center=(0, -0.5)))
+    >>> box = world.create_body(position=(0, 4))
+    >>> _ = box.add_shape(Polygon.box(1, 1))
+    >>> for _ in range(120):
+    ...     world.step(1 / 60)
+    >>> round(box.position[1], 2)
+    0.5
+    """
+
+    def __init__(self, gravity=(0.0, -10.0), substeps=K.SUBSTEPS, mixing="box2d"):
+        self.gravity = gravity
+        if not isinstance(substeps, int) or substeps < 1:
+            raise ValueError(f"substeps must be a positive int, got {substeps!r}")
+        self.substeps = substeps
+        self.mixing = mixing
+        self._b = Columns(_BODY_COLUMNS, 16)
+        self._n = 0
+        self._body_keys = Handles()
+        self._handles = {}  # key -> Body
+        self._body_shapes = {}  # key -> [ShapeHandle]
+        self._p = Columns(_PIECE_COLUMNS, 16)
+        self._p_used = 0
+        self._p_free = []
+        self._g = Columns(_GEOM_COLUMNS, 64)
+        self._g_used = 0
+        self._tree = AABBTree()  # moving pieces (dynamic and kinematic bodies)
+        self._static_tree = AABBTree()
+        self._teleported = []
+        self._pair_key = np.empty(0, np.int64)
+        self._pair_a = np.empty(0, np.int32)
+        self._pair_b = np.empty(0, np.int32)
+        self._rows = np.empty((0, CONTACT_SIZE))
+        self._moved = np.empty(16, np.int32)
+        self._locked = False
+
+    # -- settings ---------------------------------------------------------------------
+    @property
+    def gravity(self):
+        """Gravity ``(gx, gy)`` in m/s^2."""
+        return self._gravity
+
+    @gravity.setter
+    def gravity(self, value):
+        self._gravity = as_vec2(value, "gravity")
+
+    @property
+    def mixing(self):
+        """Material mixing rule, ``"box2d"`` or ``"pymunk"``."""
+        return "box2d" if self._mixing == _np.MIX_BOX2D else "pymunk"
+
+    @mixing.setter
+    def mixing(self, value):
+        rules = {"box2d": _np.MIX_BOX2D, "pymunk": _np.MIX_PYMUNK}
+        if value not in rules:
+            raise ValueError(f"mixing must be 'box2d' or 'pymunk', got {value!r}")
+        self._mixing = rules[value]
+
+    def _check_unlocked(self):
+        if self._locked:
+            raise RuntimeError("the world is being stepped; change it before or after World.step")
+
+    # -- bodies -----------------------------------------------------------------------
+    def create_body(self, body_type=BodyType.DYNAMIC, position=(0.0, 0.0), angle=0.0,
+                    velocity=(0.0, 0.0), angular_velocity=0.0, linear_damping=0.0,
+                    angular_damping=0.0):
+        """Add a body and return its :class:`~engine.Body` handle.
+
+        A dynamic body without shapes has mass 1 kg and no rotational inertia (it does
+        not rotate) until shapes are added.
+        """
+        self._check_unlocked()
+        kind = BodyType.parse(body_type)
+        x, y = as_vec2(position, "position")
+        a = as_float(angle, "angle")
+        vx, vy = as_vec2(velocity, "velocity")
+        w = as_float(angular_velocity, "angular_velocity")
+        ld = as_non_negative(linear_damping, "linear_damping")
+        ad = as_non_negative(angular_damping, "angular_damping")
+        i = self._n
+        self._b.ensure(i + 1)
+        self._b.reset_row(i)
+        key = self._body_keys.new(i)
+        b = self._b
+        b.pos[i] = (x, y)
+        b.angle[i] = a
+        b.btype[i] = int(kind)
+        b.key[i] = key
+        b.lin_damp[i] = ld
+        b.ang_damp[i] = ad
+        if kind != BodyType.STATIC:
+            b.vel[i] = (vx, vy)
+            b.angvel[i] = w
+        self._n += 1
+        body = Body(self, key)
+        self._handles[key] = body
+        self._body_shapes[key] = []
+        self._update_mass(i)
+        return body
+
+    def destroy_body(self, body):
+        """Remove ``body`` and its shapes; its handle raises from now on."""
+        self._check_unlocked()
+        i = self._body_row(body)
+        for h in list(self._body_shapes[body._key]):
+            self._detach_pieces(h)
+        del self._body_shapes[body._key]
+        del self._handles[body._key]
+        self._b.delete_row(i, self._n)
+        self._n -= 1
+        self._body_keys.kill(body._key)
+        self._body_keys.shift_after(i)
+        pb = self._p.body[: self._p_used]
+        pb[pb > i] -= 1
+
+    @property
+    def bodies(self):
+        """The live bodies, in body order (the row order of the array views)."""
+        keys = self._b.key[: self._n]
+        return [self._handles[int(k)] for k in keys]
+
+    def body_index(self, body):
+        """Row of ``body`` in the array views (``positions[world.body_index(b)]``)."""
+        return self._body_row(body)
+
+    def _body_row(self, body):
+        if not isinstance(body, Body) or body._world is not self:
+            raise TypeError(f"expected a Body of this world, got {body!r}")
+        return body._row()
+
+    # -- zero-copy views ----------------------------------------------------------------
+    def _view(self, col):
+        v = col[: self._n]
+        v.flags.writeable = False
+        return v
+
+    @property
+    def positions(self):
+        """Read-only (n, 2) view of body origins, in body order (no copy)."""
+        return self._view(self._b.pos)
+
+    @property
+    def angles(self):
+        """Read-only (n,) view of body angles in radians."""
+        return self._view(self._b.angle)
+
+    @property
+    def velocities(self):
+        """Read-only (n, 2) view of centre-of-mass velocities."""
+        return self._view(self._b.vel)
+
+    @property
+    def angular_velocities(self):
+        """Read-only (n,) view of angular velocities."""
+        return self._view(self._b.angvel)
+
+    # -- pose and type changes --------------------------------------------------------
+    def _set_pose(self, body, x=None, y=None, angle=None):
+        self._check_unlocked()
+        i = self._body_row(body)
+        if x is not None:
+            self._b.pos[i] = (x, y)
+        if angle is not None:
+            self._b.angle[i] = angle
+        for h in self._body_shapes[body._key]:
+            for p in h._pieces:
+                self._reinsert(p)
+
+    def _set_body_type(self, body, kind):
+        self._check_unlocked()
+        i = self._body_row(body)
+        if int(self._b.btype[i]) == int(kind):
+            return
+        self._b.btype[i] = int(kind)
+        if kind == BodyType.STATIC:
+            self._b.vel[i] = 0.0
+            self._b.angvel[i] = 0.0
+        for h in self._body_shapes[body._key]:
+            for p in h._pieces:
+                self._tree_of(p).remove(int(self._p.node[p]))
+                self._p.static[p] = kind == BodyType.STATIC
+                self._p.dynamic[p] = kind == BodyType.DYNAMIC
+                self._p.node[p] = self._tree_of(p).insert(self._p.fat[p], p)
+                self._reinsert(p)
+        self._drop_contacts_of_body(i)
+        self._update_mass(i)
+
+    # -- shapes and pieces ----------------------------------------------------------------
+    def _add_shape(self, body, shape, density, friction, restitution):
+        self._check_unlocked()
+        if not isinstance(shape, Shape):
+            raise TypeError(f"shape must be a Circle, Segment or Polygon, got {type(shape).__name__}")
+        i = self._body_row(body)
+        density = as_positive(density, "density")
+        friction = as_non_negative(friction, "friction")
+        restitution = as_non_negative(restitution, "restitution")
+        starts = shape._starts
+        nv = int(starts[-1])
+        self._g.ensure(self._g_used + nv)
+        g0 = self._g_used
+        self._g.verts[g0:g0 + nv] = shape._verts
+        self._g.norms[g0:g0 + nv] = shape._norms
+        if isinstance(getattr(shape, "_interior", None), np.ndarray):
+            self._g.interior[g0:g0 + nv] = shape._interior
+        self._g_used += nv
+        pieces = []
+        kind = int(self._b.btype[i])
+        for k in range(len(starts) - 1):
+            p = self._new_piece()
+            P = self._p
+            P.alive[p] = 1
+            P.body[p] = i
+            P.start[p] = g0 + starts[k]
+            P.count[p] = starts[k + 1] - starts[k]
+            P.radius[p] = shape._radius
+            P.friction[p] = friction
+            P.restitution[p] = restitution
+            P.static[p] = kind == STATIC
+            P.dynamic[p] = kind == DYNAMIC
+            P.fat[p] = self._fat_box(p)
+            P.node[p] = self._tree_of(p).insert(P.fat[p], p)
+            self._mark_moved(p)
+            pieces.append(p)
+        h = ShapeHandle(body, shape, density, friction, restitution, np.array(pieces, dtype=np.int64))
+        self._body_shapes[body._key].append(h)
+        self._update_mass(i)
+        return h
+
+    def _remove_shape(self, body, handle):
+        self._check_unlocked()
+        i = self._body_row(body)
+        shapes = self._body_shapes[body._key]
+        if not isinstance(handle, ShapeHandle) or handle not in shapes:
+            raise ValueError(f"{handle!r} is not attached to {body!r}")
+        shapes.remove(handle)
+        self._detach_pieces(handle)
+        self._update_mass(i)
+
+    def _detach_pieces(self, handle):
+        for p in handle._pieces:
+            self._tree_of(p).remove(int(self._p.node[p]))
+            self._p.reset_row(p)
+            self._p_free.append(int(p))
+        dead = np.isin(self._pair_a, handle._pieces) | np.isin(self._pair_b, handle._pieces)
+        self._keep_pairs(~dead)
+
+    def _new_piece(self):
+        if self._p_free:
+            return self._p_free.pop()
+        p = self._p_used
+        self._p.ensure(p + 1)
+        self._p_used += 1
+        return p
+
+    def _tree_of(self, p):
+        return self._static_tree if self._p.static[p] else self._tree
+
+    def _fat_box(self, p):
+        P, b = self._p, self._b
+        i = P.body[p]
+        c, s = math.cos(b.angle[i]), math.sin(b.angle[i])
+        box = _px.piece_box(self._g.verts, P.start[p], P.count[p], P.radius[p],
+                            b.pos[i, 0], b.pos[i, 1], c, s, K.SPECULATIVE_DISTANCE)
+        if P.static[p]:
+            return np.array(box)
+        g = _px.fat_margin(box[2], box[3], box[0], box[1], K.AABB_MARGIN, K.AABB_MARGIN_FRACTION)
+        return np.array((box[0] - g, box[1] - g, box[2] + g, box[3] + g))
+
+    def _reinsert(self, p):
+        self._p.fat[p] = self._fat_box(p)
+        self._tree_of(p).move(int(self._p.node[p]), self._p.fat[p])
+        self._mark_moved(p)
+
+    def _mark_moved(self, p):
+        # New or teleported proxies must look for pairs at the next step.
+        self._teleported.append((bool(self._p.static[p]), int(self._p.node[p])))
+
+    def _update_mass(self, i):
+        """Mass, centre of mass and inertia of body row ``i`` from its shapes."""
+        b = self._b
+        key = int(b.key[i])
+        mass, mx, my, inertia_origin = 0.0, 0.0, 0.0, 0.0
+        for h in self._body_shapes.get(key, ()):
+            m, (cx, cy), inertia = h.shape.mass_properties(h.density)
+            mass += m
+            mx += m * cx
+            my += m * cy
+            inertia_origin += inertia + m * (cx * cx + cy * cy)
+        old_com = b.com[i].copy()
+        if b.btype[i] != DYNAMIC:
+            b.mass[i] = b.inv_mass[i] = b.inertia[i] = b.inv_inertia[i] = 0.0
+            b.com[i] = (mx / mass, my / mass) if mass > 0 else (0.0, 0.0)
+        elif mass > 0.0:
+            cx, cy = mx / mass, my / mass
+            inertia = max(inertia_origin - mass * (cx * cx + cy * cy), 0.0)
+            b.mass[i], b.inv_mass[i] = mass, 1.0 / mass
+            b.inertia[i] = inertia
+            b.inv_inertia[i] = 1.0 / inertia if inertia > 0.0 else 0.0
+            b.com[i] = (cx, cy)
+        else:
+            b.mass[i], b.inv_mass[i] = 1.0, 1.0  # documented: unit mass, no rotation
+            b.inertia[i] = b.inv_inertia[i] = 0.0
+            b.com[i] = (0.0, 0.0)
+        # Keep the velocity of the material points: the centre moved, v follows w x d.
+        c, s = math.cos(b.angle[i]), math.sin(b.angle[i])
+        dx, dy = b.com[i] - old_com
+        wx, wy = c * dx - s * dy, s * dx + c * dy
+        b.vel[i, 0] -= b.angvel[i] * wy
+        b.vel[i, 1] += b.angvel[i] * wx
+
+    def _override_mass(self, body, mass=None, inertia=None):
+        self._check_unlocked()
+        i = self._body_row(body)
+        if self._b.btype[i] != DYNAMIC:
+            raise ValueError("only dynamic bodies have a mass to set")
+        if mass is not None:
+            m = as_positive(mass, "mass")
+            self._b.mass[i], self._b.inv_mass[i] = m, 1.0 / m
+        if inertia is not None:
+            j = as_non_negative(inertia, "inertia")
+            self._b.inertia[i] = j
+            self._b.inv_inertia[i] = 1.0 / j if j > 0.0 else 0.0
+
+    # -- contacts bookkeeping -------------------------------------------------------------
+    def _keep_pairs(self, keep):
+        if keep.all():
+            return
+        self._pair_key = self._pair_key[keep]
+        self._pair_a = self._pair_a[keep]
+        self._pair_b = self._pair_b[keep]
+        self._rows = self._rows[keep]
+
+    def _drop_contacts_of_body(self, i):
+        pb = self._p.body
+        self._keep_pairs((pb[self._pair_a] != i) & (pb[self._pair_b] != i))
+
+    def _add_pairs(self, keys):
+        if keys.size == 0:
+            return
+        merged = np.union1d(self._pair_key, keys)
+        if merged.size == self._pair_key.size:
+            return
+        src = np.searchsorted(self._pair_key, merged)
+        src_clip = np.minimum(src, max(self._pair_key.size - 1, 0))
+        old = (src < self._pair_key.size) & (self._pair_key[src_clip] == merged) if self._pair_key.size else \
+            np.zeros(merged.size, dtype=bool)
+        rows = np.zeros((merged.size, CONTACT_SIZE))
+        rows[old] = self._rows[src[old]]
+        self._rows = rows
+        self._pair_key = merged
+        self._pair_a = (merged >> 32).astype(np.int32)
+        self._pair_b = (merged & 0xFFFFFFFF).astype(np.int32)
+
+    # -- the step ---------------------------------------------------------------------------
+    def step(self, dt):
+        """Advance the world by ``dt`` seconds (fixed steps of 1/60 s are typical).
+
+        Raises
+        ------
+        ValueError
+            If ``dt`` is not a finite number > 0.
+        """
+        dt = as_positive(dt, "dt")
+        self._check_unlocked()
+        self._locked = True
+        try:
+            self._broadphase()
+            self._narrowphase()
+            self._solve(dt)
+        finally:
+            self._locked = False
+
+    def _broadphase(self):
+        P, b = self._p, self._b
+        n_p = self._p_used
+        if self._moved.size < n_p:
+            self._moved = np.empty(2 * n_p, np.int32)
+        tree = self._tree
+        moved_count = _px.refresh_proxies(
+            P.alive[:n_p], P.body[:n_p], P.start[:n_p], P.count[:n_p], P.radius[:n_p],
+            P.node[:n_p], P.fat[:n_p], self._g.verts, b.btype, b.pos, b.angle,
+            K.SPECULATIVE_DISTANCE, K.AABB_MARGIN, K.AABB_MARGIN_FRACTION, *tree.arrays, self._moved)
+        moved = self._moved[:moved_count]
+        if self._teleported:
+            extra_dyn = [node for st, node in self._teleported if not st]
+            extra_static = [node for st, node in self._teleported if st]
+            self._teleported = []
+            moved = np.concatenate([moved, np.array(extra_dyn, dtype=np.int32)])
+            if extra_static:
+                keys = _bp.tree_find_pairs(*self._static_tree.arrays, *tree.arrays,
+                                           np.array(extra_static, dtype=np.int32), P.body, P.dynamic)
+                self._add_pairs(keys)
+        if moved.size:
+            keys = _bp.tree_find_pairs(*tree.arrays, *self._static_tree.arrays, moved, P.body, P.dynamic)
+            self._add_pairs(keys)
+
+    def _narrowphase(self):
+        m = self._pair_key.size
+        if m == 0:
+            return
+        P, b = self._p, self._b
+        keep = np.empty(m, np.uint8)
+        _np.update_contacts(self._pair_a, self._pair_b, self._rows, keep,
+                            P.body, P.start, P.count, P.radius, P.friction, P.restitution, P.fat,
+                            self._g.verts, self._g.norms, b.pos, b.angle, b.com,
+                            K.SPECULATIVE_DISTANCE, 0.1 * K.LINEAR_SLOP, self._mixing)
+        self._keep_pairs(keep.view(np.bool_))
+
+    def _solve(self, dt):
+        b, n = self._b, self._n
+        if n == 0:
+            return
+        cba = self._p.body[self._pair_a]
+        cbb = self._p.body[self._pair_b]
+        gx, gy = self._gravity
+        _sv.step_bodies(dt, self.substeps, gx, gy, K.CONTACT_HERTZ, K.CONTACT_DAMPING_RATIO,
+                        K.MAX_PUSHOUT_SPEED, K.RESTITUTION_THRESHOLD, K.MAX_LINEAR_SPEED,
+                        K.MAX_ROTATION, b.btype[:n], b.inv_mass[:n], b.inv_inertia[:n], b.com[:n],
+                        b.force[:n], b.torque[:n], b.lin_damp[:n], b.ang_damp[:n],
+                        b.gravity_scale[:n], b.pos[:n], b.angle[:n], b.vel[:n], b.angvel[:n],
+                        cba, cbb, self._rows)
+
+    def __repr__(self):
+        return f"<World {self._n} bodies, {self._pair_key.size} pairs, gravity={self._gravity}>"
