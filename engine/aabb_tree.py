@@ -130,7 +130,7 @@ class AABBTree:
         new_cap = 2 * cap
         for name in ("_aabb", "_parent", "_child1", "_child2", "_height", "_user"):
             old = getattr(self, name)
-            grown = np.empty((new_cap,) + old.shape[1:], old.dtype)
+            grown = np.zeros((new_cap,) + old.shape[1:], old.dtype)  # no stale memory: runs repeat bit for bit
             grown[:cap] = old
             setattr(self, name, grown)
         _k.tree_link_free(*self.arrays, cap)

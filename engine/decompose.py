@@ -60,6 +60,16 @@ def _as_points(vertices):
     return arr.astype(np.float64)
 
 
+def _distinct(p, eps):
+    """Mask keeping the first point of every run of consecutive near-duplicates (cyclically)."""
+    keep = np.ones(len(p), dtype=bool)
+    keep[1:] = np.hypot(*np.diff(p, axis=0).T) > eps
+    k = len(p) - 1
+    while k > 0 and np.hypot(*(p[k] - p[0])) <= eps:  # a run wrapping past the end belongs to p[0]
+        keep[k], k = False, k - 1
+    return keep
+
+
 def _degenerate(p, eps):
     """Masks (straight, spike): vertex within eps of the line through its neighbours, going on / back."""
     a, c = _prev(p), _next(p)
@@ -73,8 +83,7 @@ def _simplify(p, eps, idx=None, strict=False):
     """Drop near-duplicate and collinear vertices (and, unless strict, zero-width spikes)."""
     idx = np.arange(len(p)) if idx is None else idx
     while len(p) >= 3:
-        d = p - _prev(p)
-        keep = np.hypot(d[:, 0], d[:, 1]) > eps
+        keep = _distinct(p, eps)
         if not keep.all():
             p, idx = p[keep], idx[keep]
             continue
@@ -96,7 +105,8 @@ def _simplify(p, eps, idx=None, strict=False):
         start = np.maximum.accumulate(np.where(flag & ~_prev(flag), pos, 0))
         drop = flag & ((pos - start) % 2 == 0)
         p, idx = p[~drop], idx[~drop]
-    return p, idx
+    first = int(np.argmin(idx)) if len(idx) else 0  # keep the caller's first vertex first
+    return np.roll(p, -first, axis=0), np.roll(idx, -first)
 
 
 def _point_segment_distance(px, py, ax, ay, bx, by):
@@ -106,28 +116,34 @@ def _point_segment_distance(px, py, ax, ay, bx, by):
     return np.hypot(ax + t * ex - px, ay + t * ey - py), t
 
 
-def _find_intersection(p, eps):
-    """First pair of non-adjacent edges that cross (kind "cross") or come within eps ("touch").
+def _box_pairs(lo, hi, block=256):
+    """Yield index arrays (i, j) of overlapping boxes, each unordered pair once.
 
-    Sort-and-sweep on x (edges sorted by left end; partners are those whose left end lies before this
-    edge's right end), then a y-overlap filter, then exact orientation tests, all vectorised over
-    blocks of edges. Typical polygons give O(n log n + pairs), never an n x n Python loop.
+    Sort-and-sweep on x: with boxes sorted by left side, the partners of a box are the following
+    ones whose left side comes before its right side (one searchsorted), then a y filter. Pairs are
+    generated in blocks so memory stays bounded; typical polygons cost O(n log n + pairs) in NumPy.
     """
-    n = len(p)
-    a, b = p, _next(p)
-    lo, hi = np.minimum(a, b) - eps, np.maximum(a, b) + eps
+    n = len(lo)
     order = np.argsort(lo[:, 0], kind="stable")
     counts = np.maximum(np.searchsorted(lo[order, 0], hi[order, 0], side="right") - np.arange(n) - 1, 0)
+    for s in range(0, n, block):
+        c = counts[s:s + block]
+        total = int(c.sum())
+        if total:
+            ps = np.repeat(np.arange(s, s + len(c)), c)
+            i, j = order[ps], order[ps + 1 + np.arange(total) - np.repeat(np.cumsum(c) - c, c)]
+            m = (lo[i, 1] <= hi[j, 1]) & (lo[j, 1] <= hi[i, 1])
+            yield i[m], j[m]
+
+
+def _find_intersection(p, eps):
+    """First pair of non-adjacent edges that cross (kind "cross") or come within eps ("touch")."""
+    n = len(p)
+    a, b = p, _next(p)
     found = {"cross": None, "touch": None}
-    for s in range(0, n, 256):
-        c = counts[s:s + 256]
-        if not c.sum():
-            continue
-        first = np.repeat(np.cumsum(c) - c, c)
-        ps = np.repeat(np.arange(s, s + len(c)), c)
-        i, j = order[ps], order[ps + 1 + np.arange(c.sum()) - first]
+    for i, j in _box_pairs(np.minimum(a, b) - eps, np.maximum(a, b) + eps):
         gap = np.abs(i - j)
-        m = (gap != 1) & (gap != n - 1) & (lo[i, 1] <= hi[j, 1]) & (lo[j, 1] <= hi[i, 1])
+        m = (gap != 1) & (gap != n - 1)
         i, j = np.minimum(i[m], j[m]), np.maximum(i[m], j[m])
         if not len(i):
             continue
@@ -227,8 +243,7 @@ def validate_polygon(vertices):
         raise ValueError(f"vertex {k} is ({pts[k, 0]}, {pts[k, 1]}): coordinates must be finite "
                          "(no NaN or infinity)")
     eps = _eps(pts)
-    d = pts - np.roll(pts, 1, axis=0)
-    idx = np.flatnonzero(np.hypot(d[:, 0], d[:, 1]) > eps)
+    idx = np.flatnonzero(_distinct(pts, eps)) if len(pts) else np.arange(0)
     if len(idx) < 3:
         raise ValueError(f"the polygon has {len(idx)} distinct point(s) after removing consecutive "
                          "duplicates; at least 3 are required")
@@ -286,89 +301,117 @@ def _cast(q, c, d, eps):
     m = len(q)
     rel = q - q[c]
     t, h = rel @ d, _cross(d[0], d[1], rel[:, 0], rel[:, 1])  # along the ray; signed offset from it
-    near = np.abs(h) <= eps  # vertices this close to the line are hit exactly (no sliver pieces)
-    vert = near & (t > eps)
-    vert[[(c - 1) % m, c, (c + 1) % m]] = False
+    # A vertex within eps of the line is hit exactly: this is seed 003's "extension passes through a
+    # vertex" case, and snapping avoids sliver pieces and near-duplicate Steiner points.
+    tv = np.where((np.abs(h) <= eps) & (t > eps), t, np.inf)
+    tv[[(c - 1) % m, c, (c + 1) % m]] = np.inf
     h1, t1 = _next(h), _next(t)
-    edge = ((h > eps) & (h1 < -eps)) | ((h < -eps) & (h1 > eps))
+    edge = ((h > eps) & (h1 < -eps)) | ((h < -eps) & (h1 > eps))  # endpoints strictly on both sides
     with np.errstate(divide="ignore", invalid="ignore"):
         te = np.where(edge, t + (t1 - t) * h / (h - h1), np.inf)
     te[[(c - 1) % m, c]] = np.inf
     te[te <= eps] = np.inf
-    tv = np.where(vert, t, np.inf)
     jv, je = int(np.argmin(tv)), int(np.argmin(te))
-    if tv[jv] <= te[je] and np.isfinite(tv[jv]):
+    if np.isfinite(tv[jv]) and tv[jv] <= te[je]:
         return ("vertex", jv, tv[jv])
-    if np.isfinite(te[je]):
-        return ("edge", je, te[je], q[c] + te[je] * d)
-    return None
+    return ("edge", je, te[je], q[c] + te[je] * d) if np.isfinite(te[je]) else None
 
 
-def _cut(q, c, hit):
+def _side(a, b, c):
+    """Signed distance of b to the left of the line a->c (> 0: reflex in a CCW polygon)."""
+    ex, ey = c[0] - a[0], c[1] - a[1]
+    norm = (ex * ex + ey * ey) ** 0.5
+    return _cross(ex, ey, b[0] - a[0], b[1] - a[1]) / norm if norm > 0.0 else 0.0
+
+
+def _tidy(q, rx, dirty, eps):
+    """Drop duplicate, collinear and spike vertices at the positions a cut touched; refresh their flags.
+
+    Only the cut's end points change their neighbours, so only they (and, after a removal, the
+    neighbours of the removed vertex) are checked: O(1) per cut instead of a pass over the piece.
+    """
     m = len(q)
-    j = hit[1]
+    dirty = {k % m for k in dirty}
+    while dirty and m >= 3:
+        k = dirty.pop()
+        a, b, c = q[k - 1].tolist(), q[k].tolist(), q[(k + 1) % m].tolist()
+        side = _side(a, b, c)
+        if abs(side) <= eps or np.hypot(b[0] - a[0], b[1] - a[1]) <= eps:
+            q, rx, m = np.delete(q, k, axis=0), np.delete(rx, k), m - 1
+            dirty = {d - (d > k) for d in dirty} | {(k - 1) % m, k % m}
+        else:
+            rx[k] = side > eps
+    return q, rx
+
+
+def _cut(q, rx, c, hit, eps):
+    """Cut q from vertex c to the hit: two pieces (vertices, reflex flags)."""
+    m, j = len(q), hit[1]
     ia = (c + np.arange((j - c) % m + 1)) % m
     if hit[0] == "vertex":
-        return q[ia], q[(j + np.arange((c - j) % m + 1)) % m]
-    s = hit[3][None, :]
-    return np.vstack([q[ia], s]), np.vstack([s, q[(j + 1 + np.arange((c - j - 1) % m + 1)) % m]])
+        ib = (j + np.arange((c - j) % m + 1)) % m
+        parts = [(q[ia], rx[ia]), (q[ib], rx[ib])]
+    else:
+        ib = (j + 1 + np.arange((c - j - 1) % m + 1)) % m
+        s = hit[3][None, :]
+        parts = [(np.vstack([q[ia], s]), np.append(rx[ia], False)),
+                 (np.vstack([s, q[ib]]), np.append(False, rx[ib]))]
+    return [_tidy(part, flags.copy(), (0, -1), eps) for part, flags in parts]
 
 
 def _split(p, eps):
-    pieces, queue = [], deque([p])
+    """Seed 003: breadth-first cuts along edge extensions through reflex vertices."""
+    pieces, queue = [], deque([(p, _reflex(p, eps))])
     budget = 2 * len(p) + 8  # each cut removes a reflex vertex, so this is never reached on valid input
     while queue:
-        q = queue.popleft()
-        reflex = np.flatnonzero(_reflex(q, eps))
-        if not len(reflex):
+        q, rx = queue.popleft()
+        if not rx.any():
             pieces.append(q)
             continue
         budget -= 1
-        c = int(reflex[0])
-        best = None
+        c, best = int(np.argmax(rx)), None
         for other in ((c - 1) % len(q), (c + 1) % len(q)):  # extend the incoming or the outgoing edge
             d = q[c] - q[other]
             hit = _cast(q, c, d / np.hypot(*d), eps)
-            if hit is None:
-                continue
-            parts = [_simplify(part, eps)[0] for part in _cut(q, c, hit)]
-            score = (sum(int(_reflex(part, eps).sum()) for part in parts), hit[2])
-            if best is None or score < best[0]:
-                best = (score, parts)
+            if hit is not None:
+                parts = _cut(q, rx, c, hit, eps)
+                score = (sum(int(f.sum()) for _, f in parts), hit[2])  # fewest reflex left, then shortest
+                if best is None or score < best[0]:
+                    best = (score, parts)
         if best is None or budget < 0:
             raise RuntimeError("split decomposition failed (numerically degenerate polygon)")
-        queue.extend(part for part in best[1] if len(part) >= 3)
+        queue.extend(part for part in best[1] if len(part[0]) >= 3)
     return pieces
 
 
 def _earclip(p):
     """Triangles (index triples, CCW) of a simple CCW polygon by ear clipping (seed 004).
 
-    Ear test: the vertex is strictly convex and no non-convex vertex lies in the closed triangle,
-    vectorised over the non-convex vertices (only they can lie inside an ear candidate).
+    A vertex is an ear when it is strictly convex and no other remaining vertex lies in the closed
+    triangle. Seed 004 tests only reflex vertices, which is enough in general position; but a convex
+    vertex lying exactly on the new diagonal (common with grid coordinates) would leave a remaining
+    polygon that touches itself. The test is vectorised over the remaining vertices.
     """
     n = len(p)
     x, y = p[:, 0], p[:, 1]
+    xs, ys = x.tolist(), y.tolist()  # Python floats: scalar arithmetic on them is ~5x faster
     prv, nxt = [(i - 1) % n for i in range(n)], [(i + 1) % n for i in range(n)]
+    alive = np.ones(n, dtype=bool)
 
     def turn(i):
         a, c = prv[i], nxt[i]
-        return _cross(x[i] - x[a], y[i] - y[a], x[c] - x[i], y[c] - y[i])
+        return _cross(xs[i] - xs[a], ys[i] - ys[a], xs[c] - xs[i], ys[c] - ys[i])
 
-    blocker = ~(_cross(*(p - _prev(p)).T, *(_next(p) - p).T) > 0)
-    cand, stale, tris, i, misses, left = None, True, [], 0, 0, n
+    cand, tris, i, misses, left = np.arange(n), [], 0, 0, n
     while left > 3:
         a, c = prv[i], nxt[i]
         ear = turn(i) > 0
         if ear:
-            if stale:
-                cand, stale = np.flatnonzero(blocker), False
-            k = cand[(cand != a) & (cand != c)]
+            k = cand[(cand != a) & (cand != i) & (cand != c)]
             bx, by = x[k], y[k]
-            inside = ((_cross(x[i] - x[a], y[i] - y[a], bx - x[a], by - y[a]) >= 0)
-                      & (_cross(x[c] - x[i], y[c] - y[i], bx - x[i], by - y[i]) >= 0)
-                      & (_cross(x[a] - x[c], y[a] - y[c], bx - x[c], by - y[c]) >= 0))
-            ear = not inside.any()
+            ear = not ((_cross(xs[i] - xs[a], ys[i] - ys[a], bx - xs[a], by - ys[a]) >= 0)
+                       & (_cross(xs[c] - xs[i], ys[c] - ys[i], bx - xs[i], by - ys[i]) >= 0)
+                       & (_cross(xs[a] - xs[c], ys[a] - ys[c], bx - xs[c], by - ys[c]) >= 0)).any()
         if not ear:
             i, misses = c, misses + 1
             if misses > left:
@@ -376,17 +419,20 @@ def _earclip(p):
             continue
         tris.append((a, i, c))
         nxt[a], prv[c], left, misses = c, a, left - 1, 0
-        for v in (a, c):
-            if blocker[v] and turn(v) > 0:
-                blocker[v], stale = False, True
+        alive[i] = False
+        cand = np.flatnonzero(alive)
         i = a
-    i = nxt[i]
     tris.append((prv[i], i, nxt[i]))
     return tris
 
 
-def _hertel_mehlhorn(p, tris):
-    """Merge triangles across each diagonal whose removal keeps both end angles convex (straight ok)."""
+def _hertel_mehlhorn(p, tris, eps):
+    """Merge triangles across every diagonal whose removal keeps both end angles convex.
+
+    A merged angle may be straight (within eps): the vertex is kept while merging, so pieces still
+    meet at shared vertex pairs, and dropped at the end.
+    """
+    xs, ys = p[:, 0].tolist(), p[:, 1].tolist()
     owner, pieces, diagonals = {}, {}, []
     for t, tri in enumerate(tris):
         pieces[t] = list(tri)
@@ -403,22 +449,26 @@ def _hertel_mehlhorn(p, tris):
             t = parent[t]
         return t
 
-    def convex(a, b, c):  # left turn or straight, with a relative tolerance for rounding
-        e1, e2 = p[b] - p[a], p[c] - p[b]
-        return _cross(*e1, *e2) >= -1e-12 * np.hypot(*e1) * np.hypot(*e2)
+    def side(a, b, c):
+        return _side((xs[a], ys[a]), (xs[b], ys[b]), (xs[c], ys[c]))
 
     # Longest diagonals first: they tend to cut through the middle of the future pieces.
-    diagonals.sort(key=lambda e: -np.hypot(*(p[e[0]] - p[e[1]])))
+    diagonals.sort(key=lambda e: -((xs[e[0]] - xs[e[1]]) ** 2 + (ys[e[0]] - ys[e[1]]) ** 2))
     for u, v in diagonals:
         pa, pb = find(owner[(v, u)]), find(owner[(u, v)])
         la, lb = pieces[pa], pieces[pb]  # la holds edge v->u, lb holds u->v
         ka, kb = la.index(u), lb.index(v)
         la, lb = la[ka:] + la[:ka], lb[kb:] + lb[:kb]  # la = u ... v, lb = v ... u
-        if convex(lb[-2], u, la[1]) and convex(la[-2], v, lb[1]):
+        if side(lb[-2], u, la[1]) <= eps and side(la[-2], v, lb[1]) <= eps:
             pieces[pa] = la + lb[1:-1]
             parent[pb] = pa
             del pieces[pb]
-    return [p[np.array(piece)] for piece in pieces.values()]
+    out = []
+    for piece in pieces.values():
+        k = len(piece)
+        out.append(p[[piece[i] for i in range(k)
+                      if abs(side(piece[i - 1], piece[i], piece[(i + 1) % k])) > eps]])
+    return out
 
 
 def decompose(vertices, method="auto"):
@@ -458,7 +508,7 @@ def decompose(vertices, method="auto"):
             if name == "split":
                 pieces = _split(p, eps)
             else:
-                pieces = [_simplify(q, eps)[0] for q in _hertel_mehlhorn(p, _earclip(p))]
+                pieces = _hertel_mehlhorn(p, _earclip(p), eps)
             results.append([np.ascontiguousarray(q) for q in pieces if len(q) >= 3])
         except RuntimeError:
             if method != "auto" or (name == "split" and not results):
@@ -495,19 +545,35 @@ def interior_edges(pieces, polygon):
     [[False, False, False, True], [False, True, False, False]]
     """
     p = validate_polygon(polygon)
-    eps = _eps(p)
-    a, e = p, _next(p) - p
-    length = np.hypot(e[:, 0], e[:, 1])
-    u = e / length[:, None]
-    flags = []
-    for piece in pieces:
-        q = np.asarray(piece, dtype=np.float64)
-        ends = []
-        for r in (q, _next(q)):
-            rel = r[:, None, :] - a[None, :, :]  # (k, n, 2): every piece edge against every boundary edge
-            ends.append((rel * u).sum(axis=2))
-            ends.append(np.abs(_cross(u[:, 0], u[:, 1], rel[..., 0], rel[..., 1])))
-        t0, h0, t1, h1 = ends
-        overlap = np.minimum(np.maximum(t0, t1), length) - np.maximum(np.minimum(t0, t1), 0.0)
-        flags.append(~((h0 <= eps) & (h1 <= eps) & (overlap > eps)).any(axis=1))
-    return flags
+    eps, n = _eps(p), len(p)
+    qs = [np.asarray(piece, dtype=np.float64) for piece in pieces]
+    a, b = np.concatenate(qs), np.concatenate([_next(q) for q in qs])
+    # Candidate boundary edges: the two at an endpoint that is an original vertex (decompose copies
+    # them bit for bit). An edge between two Steiner points, or pieces whose coordinates were
+    # altered, are tested against every boundary edge: slower, never wrong.
+    where = {xy: i for i, xy in enumerate(map(tuple, p.tolist()))}
+    ia, ib = (np.array([where.get(xy, -1) for xy in map(tuple, r.tolist())], dtype=np.int64) for r in (a, b))
+    e, f = [], []
+    for k in (ia, ib):
+        known = np.flatnonzero(k >= 0)
+        e += [k[known], (k[known] - 1) % n]
+        f += [known, known]
+    lost = np.flatnonzero((ia < 0) & (ib < 0))
+    if len(lost):
+        sa, sb = np.concatenate([p, a[lost]]), np.concatenate([_next(p), b[lost]])
+        for i, j in _box_pairs(np.minimum(sa, sb) - eps, np.maximum(sa, sb) + eps):
+            mixed = (i < n) != (j < n)
+            e.append(np.where(i < n, i, j)[mixed])
+            f.append(lost[np.where(i < n, j, i)[mixed] - n])
+    e, f = np.concatenate(e), np.concatenate(f)
+    d = _next(p)[e] - p[e]
+    length = np.hypot(d[:, 0], d[:, 1])
+    u = d / length[:, None]
+    r0, r1 = a[f] - p[e], b[f] - p[e]
+    t0, t1 = (r0 * u).sum(axis=1), (r1 * u).sum(axis=1)
+    along = np.maximum(np.abs(_cross(u[:, 0], u[:, 1], r0[:, 0], r0[:, 1])),
+                       np.abs(_cross(u[:, 0], u[:, 1], r1[:, 0], r1[:, 1]))) <= eps
+    overlap = np.minimum(np.maximum(t0, t1), length) - np.maximum(np.minimum(t0, t1), 0.0)
+    cut = np.ones(len(a), dtype=bool)
+    cut[f[along & (overlap > eps)]] = False
+    return np.split(cut, np.cumsum([len(q) for q in qs])[:-1])

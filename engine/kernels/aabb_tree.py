@@ -18,6 +18,7 @@ every public kernel takes these seven arrays first, so callers write ``k(*tree.a
 Kernels never grow the pool: the owner guarantees ``cap - meta[META_NODES] >= 2`` before
 an insert (a leaf and its new parent). Move and remove never need a free node.
 Overlap tests treat boxes as closed: touching boxes overlap (Box2D ``b2AABB_Overlaps``).
+Only ``tree_validate`` accepts corrupt trees; the others size their stacks by the heights.
 """
 import numpy as np
 
@@ -287,17 +288,6 @@ def node_overlaps(aabb, i, minx, miny, maxx, maxy):
 
 
 @njit
-def stack_push(stack, top, node):
-    # a corrupt height must not write past the end, so the stack grows instead of trusting it
-    if top == stack.shape[0]:
-        grown = np.empty(2 * top + 2, np.int32)
-        grown[:top] = stack
-        stack = grown
-    stack[top] = node
-    return stack, top + 1
-
-
-@njit
 def tree_query(aabb, parent, child1, child2, height, user, meta, minx, miny, maxx, maxy, out):
     """Write the users of leaves overlapping [minx, miny, maxx, maxy] to ``out`` int64 (k,),
     depth-first. Returns the total count; past k nothing more is written, so the caller
@@ -305,6 +295,7 @@ def tree_query(aabb, parent, child1, child2, height, user, meta, minx, miny, max
     root = meta[META_ROOT]
     if root < 0:
         return 0
+    # depth-first holds at most one pending sibling per level: height + 1 entries
     stack = np.empty(height[root] + 2, np.int32)
     stack[0] = root
     top = 1
@@ -319,8 +310,9 @@ def tree_query(aabb, parent, child1, child2, height, user, meta, minx, miny, max
                 out[count] = user[node]
             count += 1
         else:
-            stack, top = stack_push(stack, top, child2[node])
-            stack, top = stack_push(stack, top, child1[node])
+            stack[top] = child2[node]
+            stack[top + 1] = child1[node]
+            top += 2
     return count
 
 
@@ -432,7 +424,7 @@ def tree_rebuild(aabb, parent, child1, child2, height, user, meta):
     leaves = np.empty(n, np.int32)
     internal = np.empty(n - 1, np.int32)
     nl = ni = 0
-    stack = np.empty(64, np.int32)
+    stack = np.empty(n, np.int32)  # height + 1 <= n entries
     stack[0] = meta[META_ROOT]
     top = 1
     while top > 0:
@@ -444,8 +436,9 @@ def tree_rebuild(aabb, parent, child1, child2, height, user, meta):
         else:
             internal[ni] = node
             ni += 1
-            stack, top = stack_push(stack, top, child2[node])
-            stack, top = stack_push(stack, top, child1[node])
+            stack[top] = child2[node]
+            stack[top + 1] = child1[node]
+            top += 2
     cx = 0.5 * (aabb[leaves, 0] + aabb[leaves, 2])
     cy = 0.5 * (aabb[leaves, 1] + aabb[leaves, 3])
     # Breadth-first: a node waiting to be split parks its leaf range [lo, hi) in its

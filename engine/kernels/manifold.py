@@ -92,8 +92,10 @@ def _polygon_point(vp, np_, rp, qx, qy, rq, margin):
     rsum = rp + rq
     if best - rsum > margin:
         return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0
-    if best <= 0.0:
-        # The centre is inside the core: the face of least penetration is the axis.
+    if best <= 0.0 and vp.shape[0] >= 3:
+        # The centre is inside the core: the face of least penetration is the axis. (A
+        # capsule's core has no inside: its two faces only say the centre is on its line,
+        # possibly beyond an end, so it always takes the closest-point branch.)
         nx = np_[best_i, 0]
         ny = np_[best_i, 1]
         d = best
@@ -153,15 +155,39 @@ def _polygons(va, na, ra, vb, nb, rb, margin, flip_tol, out):
     nx = n1[i11, 0]
     ny = n1[i11, 1]
 
-    if sep > 0.0:
+    # Two capsule cores (segments) have no area: their face normals cannot see a gap
+    # along their common line, so collinear segments would pass SAT however far apart.
+    # Their projections on the segment's direction tell.
+    along = False
+    if sep <= 0.0 and k1 == 2 and k2 == 2:
+        tx = v1[1, 0] - v1[0, 0]
+        ty = v1[1, 1] - v1[0, 1]
+        a0 = v1[0, 0] * tx + v1[0, 1] * ty
+        a1 = v1[1, 0] * tx + v1[1, 1] * ty
+        b0 = v2[0, 0] * tx + v2[0, 1] * ty
+        b1 = v2[1, 0] * tx + v2[1, 1] * ty
+        along = min(b0, b1) > max(a0, a1) or min(a0, a1) > max(b0, b1)
+
+    if sep > 0.0 or along:
         # Cores apart: face SAT only bounds the distance. Find the exact closest
         # features; if they are not the reference face, this is a vertex contact.
         d, p1x, p1y, p2x, p2y = convex_distance(v1, v2)
         if d - rsum > margin:
             return
-        if d > sep + 1e-12 * (1.0 + d):
-            ux = (p2x - p1x) / d
-            uy = (p2y - p1y) / d
+        ux = (p2x - p1x) / d
+        uy = (p2y - p1y) / d
+        # A face of either piece realises the distance unless the closest features are
+        # two vertices; then the direction joining them leaves that face's normal. Test
+        # the best face of either piece, not the reference one: with hysteresis the
+        # reference may be the other. The sine of the angle is resolved to rounding,
+        # where d - sep ~ d * angle^2 / 2 would hide angles below ~1e-6.
+        if sep_a >= sep_b:
+            mx = sign * na[edge_a, 0]
+            my = sign * na[edge_a, 1]
+        else:
+            mx = -sign * nb[edge_b, 0]
+            my = -sign * nb[edge_b, 1]
+        if along or abs(ux * my - uy * mx) > 1e-12 or ux * mx + uy * my <= 0.0:
             h = r1 + 0.5 * (d - rsum)
             out[M_NX] = sign * ux
             out[M_NY] = sign * uy

@@ -148,7 +148,7 @@ def _solve(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, dp, dq, inv_h,
                 ms = 1.0
                 isc = 0.0
             elif use_bias:
-                bias = max(bias_rate * s, -pushout)
+                bias = max(mass_scale * bias_rate * s, -pushout)
                 ms = mass_scale
                 isc = impulse_scale
             else:
@@ -159,7 +159,7 @@ def _solve(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, dp, dq, inv_h,
             dvy = vby + wb * rbx - vay - wa * rax
             vn = dvx * nx + dvy * ny
             acc = row[base + P_NI]
-            imp = -row[base + P_NMASS] * ms * (vn + bias) - isc * acc
+            imp = -row[base + P_NMASS] * (ms * vn + bias) - isc * acc
             new = max(acc + imp, 0.0)
             imp = new - acc
             row[base + P_NI] = new
@@ -294,7 +294,7 @@ def step_bodies(dt, substeps, gx, gy, hertz, zeta, pushout, restitution_threshol
     dq[:, 0] = 1.0
     hz = min(hertz, 0.25 * inv_h)
     soft_dyn = _softness(hz, zeta, h)
-    soft_static = _softness(2.0 * hz, zeta, h)
+    soft_static = _softness(min(2.0 * hertz, 0.25 * inv_h), zeta, h)
 
     _prepare(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel)
     for _ in range(substeps):

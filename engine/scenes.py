@@ -1,0 +1,172 @@
+"""Scene builders shared by the tests, the demos and the benchmarks.
+
+A scene is plain data (:class:`Scene`: gravity and a list of :class:`BodySpec`), so the
+same scene can be built in this engine (:meth:`Scene.build`) and, in the benchmarks and
+oracle tests, in pymunk, from identical numbers.
+"""
+import dataclasses
+import math
+
+import numpy as np
+
+from .shapes import Circle, Polygon
+from .world import World
+
+__all__ = ["BodySpec", "Scene", "pyramid", "vertical_stack", "rain", "friction_ramp",
+           "restitution_drop", "idle"]
+
+
+@dataclasses.dataclass
+class BodySpec:
+    """One body: its type, pose, velocity, and ``(shape, density, friction, restitution)`` list."""
+
+    body_type: str
+    position: tuple
+    angle: float = 0.0
+    velocity: tuple = (0.0, 0.0)
+    angular_velocity: float = 0.0
+    shapes: list = dataclasses.field(default_factory=list)
+    tag: str = ""
+
+
+@dataclasses.dataclass
+class Scene:
+    """A scene as data: ``gravity`` and ``bodies`` (a list of :class:`BodySpec`)."""
+
+    name: str
+    gravity: tuple = (0.0, -10.0)
+    bodies: list = dataclasses.field(default_factory=list)
+
+    def add(self, body_type, position, shapes, **kw):
+        """Append a :class:`BodySpec` and return it."""
+        spec = BodySpec(body_type, tuple(position), shapes=list(shapes), **kw)
+        self.bodies.append(spec)
+        return spec
+
+    def build(self, world=None, **world_options):
+        """Create the scene's bodies in ``world`` (a new :class:`World` by default).
+
+        Returns
+        -------
+        (world, bodies): the world and the body handles, in scene order.
+
+        Examples
+        --------
+        >>> world, bodies = pyramid(3).build()
+        >>> len(bodies), len(world.bodies)
+        (7, 7)
+        """
+        world = world if world is not None else World(gravity=self.gravity, **world_options)
+        handles = []
+        for spec in self.bodies:
+            body = world.create_body(spec.body_type, position=spec.position, angle=spec.angle,
+                                     velocity=spec.velocity, angular_velocity=spec.angular_velocity)
+            for shape, density, friction, restitution in spec.shapes:
+                body.add_shape(shape, density=density, friction=friction, restitution=restitution)
+            body.user_data = spec.tag or None
+            handles.append(body)
+        return world, handles
+
+
+def _ground(scene, width, friction=0.6, thickness=1.0, top=0.0):
+    scene.add("static", (0.0, 0.0),
+              [(Polygon.box(width, thickness, center=(0.0, top - 0.5 * thickness)), 1.0, friction, 0.0)],
+              tag="ground")
+
+
+def pyramid(base, size=1.0, friction=0.6, density=1.0):
+    """A pyramid of ``base * (base + 1) / 2`` boxes of side ``size`` on a static ground.
+
+    Rows touch exactly (no gaps, no overlap), as in Box2D's pyramid benchmark.
+    """
+    scene = Scene(f"pyramid{base}")
+    _ground(scene, max(40.0, 2.0 * base * size), friction)
+    box = Polygon.box(size, size)
+    for row in range(base):
+        y = (row + 0.5) * size
+        for col in range(base - row):
+            x = (col - 0.5 * (base - row - 1)) * size
+            scene.add("dynamic", (x, y), [(box, density, friction, 0.0)], tag=f"r{row}")
+    return scene
+
+
+def vertical_stack(count=15, size=1.0, friction=0.6, gap=0.0):
+    """``count`` boxes stacked straight up on the ground, ``gap`` meters apart."""
+    scene = Scene(f"stack{count}")
+    _ground(scene, 40.0, friction)
+    box = Polygon.box(size, size)
+    for i in range(count):
+        scene.add("dynamic", (0.0, (i + 0.5) * size + i * gap), [(box, 1.0, friction, 0.0)])
+    return scene
+
+
+def rain(circles=2000, polygons=1000, width=40.0, seed=1):
+    """``circles`` balls and ``polygons`` boxes/hexagons dropped into a static container.
+
+    Bodies start on a jittered grid above the container, apart from each other.
+    """
+    rng = np.random.default_rng(seed)
+    scene = Scene(f"rain{circles + polygons}")
+    wall = 60.0
+    half = 0.5 * width
+    scene.add("static", (0.0, 0.0), [
+        (Polygon.box(width + 2.0, 1.0, center=(0.0, -0.5)), 1.0, 0.6, 0.0),
+        (Polygon.box(1.0, wall, center=(-half - 0.5, 0.5 * wall)), 1.0, 0.6, 0.0),
+        (Polygon.box(1.0, wall, center=(half + 0.5, 0.5 * wall)), 1.0, 0.6, 0.0),
+    ], tag="container")
+    n = circles + polygons
+    cols = int(width / 0.7)
+    kinds = np.array([0] * circles + [1] * polygons)
+    rng.shuffle(kinds)
+    hexagon = Polygon([(0.25 * math.cos(a), 0.25 * math.sin(a)) for a in np.arange(6) * math.pi / 3])
+    for k in range(n):
+        row, col = divmod(k, cols)
+        x = -half + 0.4 + col * 0.7 + rng.uniform(-0.05, 0.05)
+        y = 1.0 + row * 0.7
+        if kinds[k] == 0:
+            shape = Circle(rng.uniform(0.15, 0.3))
+        elif rng.random() < 0.5:
+            shape = Polygon.box(rng.uniform(0.3, 0.55), rng.uniform(0.3, 0.55))
+        else:
+            shape = hexagon
+        scene.add("dynamic", (x, y), [(shape, 1.0, 0.6, 0.0)], angle=float(rng.uniform(0, math.pi)))
+    return scene
+
+
+def friction_ramp(slope, friction, size=1.0, length=40.0):
+    """A box resting on a static ramp inclined by ``slope`` radians; both have ``friction``.
+
+    The box starts in exact contact with the ramp surface, at rest. With Box2D mixing
+    the contact friction is ``friction`` (sqrt(f * f)).
+    """
+    scene = Scene("ramp")
+    c, s = math.cos(slope), math.sin(slope)
+    scene.add("static", (0.0, 0.0), [(Polygon.box(length, 1.0, center=(0.0, -0.5)), 1.0, friction, 0.0)],
+              angle=slope, tag="ramp")
+    # box centre half a size above the surface, in the ramp frame, rotated into the world
+    x, y = 0.0, 0.5 * size
+    scene.add("dynamic", (c * x - s * y, s * x + c * y), [(Polygon.box(size, size), 1.0, friction, 0.0)],
+              angle=slope, tag="box")
+    return scene
+
+
+def restitution_drop(restitution, height=5.0, radius=0.25):
+    """A ball dropped from ``height`` (its lowest point) onto the ground; both have ``restitution``."""
+    scene = Scene("restitution")
+    _ground(scene, 10.0)
+    scene.bodies[0].shapes = [(s, d, f, restitution) for s, d, f, _ in scene.bodies[0].shapes]
+    scene.add("dynamic", (0.0, height + radius), [(Circle(radius), 1.0, 0.6, restitution)], tag="ball")
+    return scene
+
+
+def idle(count=2000, spacing=2.0):
+    """``count`` dynamic bodies far apart with no gravity: the per-body cost of a step."""
+    scene = Scene(f"idle{count}", gravity=(0.0, 0.0))
+    cols = int(math.ceil(math.sqrt(count)))
+    box = Polygon.box(0.5, 0.5)
+    ball = Circle(0.25)
+    for k in range(count):
+        row, col = divmod(k, cols)
+        scene.add("dynamic", (col * spacing, row * spacing), [((box if k % 2 else ball), 1.0, 0.6, 0.0)])
+    return scene
+

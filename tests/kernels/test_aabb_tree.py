@@ -1,0 +1,288 @@
+"""Dynamic AABB tree and pair finder: invariants after random edits, and queries and pairs
+checked exactly against brute force."""
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.aabb_tree import AABBTree
+from engine.kernels import aabb_tree as K
+from engine.kernels.broadphase import tree_find_pairs
+
+FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def boxes(spread):
+    """Boxes centred in [-spread, spread] with sides 0.01 .. 10."""
+    coord = st.floats(-spread, spread, allow_nan=False, allow_infinity=False)
+    side = st.floats(0.01, 10.0, allow_nan=False, allow_infinity=False)
+    return st.tuples(coord, coord, side, side).map(
+        lambda t: (t[0] - 0.5 * t[2], t[1] - 0.5 * t[3], t[0] + 0.5 * t[2], t[1] + 0.5 * t[3]))
+
+
+def random_boxes(rng, n, spread):
+    c = rng.uniform(-spread, spread, (n, 2))
+    half = 0.5 * rng.uniform(0.01, 10.0, (n, 2))
+    return np.hstack([c - half, c + half])
+
+
+def overlap(a, b):
+    return not (a[0] > b[2] or a[1] > b[3] or a[2] < b[0] or a[3] < b[1])
+
+
+def check_tree(tree, model):
+    """``model`` maps leaf node -> (user, box); the tree must agree with it exactly."""
+    tree.validate()
+    aabb, _, _, _, height, user, _ = tree.arrays
+    assert tree.leaf_count == len(model)
+    for node, (u, box) in model.items():
+        assert height[node] == 0 and user[node] == u and tuple(aabb[node]) == box
+
+
+def check_query(tree, model, q):
+    expected = sorted(u for u, box in model.values() if overlap(box, q))
+    assert tree.query(q).tolist() == expected
+
+
+ops = st.lists(st.tuples(st.sampled_from("iimmr"), boxes(100.0), st.integers(0, 2**30)), min_size=50, max_size=300)
+
+
+@FAST
+@given(ops, st.sampled_from([2, 16]))
+def test_random_edits_keep_invariants_and_exact_queries(op_list, capacity):
+    tree = AABBTree(capacity)
+    model = {}
+    next_user = 0
+    for step, (kind, box, pick) in enumerate(op_list):
+        nodes = sorted(model)
+        if kind == "i" or not nodes:
+            node = tree.insert(box, next_user)
+            assert node not in model
+            model[node] = (next_user, box)
+            next_user += 1
+        elif kind == "m":
+            node = nodes[pick % len(nodes)]
+            tree.move(node, box)
+            model[node] = (model[node][0], box)
+        else:
+            node = nodes[pick % len(nodes)]
+            tree.remove(node)
+            del model[node]
+        if step % 25 == 24:
+            check_tree(tree, model)
+            check_query(tree, model, box)
+            check_query(tree, model, (box[0] - 20, box[1] - 20, box[2] + 20, box[3] + 20))
+    check_tree(tree, model)
+    check_query(tree, model, (-200.0, -200.0, 200.0, 200.0))
+    for _, box in list(model.values())[:10]:
+        check_query(tree, model, box)
+
+
+def build(rng, n, spread, first_user, users_perm=None):
+    tree = AABBTree()
+    model = {}
+    for i, box in enumerate(random_boxes(rng, n, spread)):
+        u = first_user + i if users_perm is None else int(users_perm[first_user + i])
+        model[tree.insert(box, u)] = (u, tuple(box))
+    return tree, model
+
+
+def brute_pairs(moved, model_t, model_s, body, dynamic):
+    keys = set()
+    for a in set(moved):
+        ua, box = model_t[a]
+        others = [(b, v) for b, v in model_t.items() if b != a] + list(model_s.items())
+        for _, (ub, other_box) in others:
+            if overlap(box, other_box) and body[ua] != body[ub] and (dynamic[ua] or dynamic[ub]):
+                keys.add((min(ua, ub) << 32) | max(ua, ub))
+    return np.array(sorted(keys), np.int64)
+
+
+@FAST
+@given(st.integers(0, 2**32 - 1), st.integers(1, 80), st.integers(0, 40), st.sampled_from([3.0, 15.0, 100.0]),
+       st.floats(0.0, 1.0), st.integers(1, 30))
+def test_pairs_match_brute_force(seed, n_dyn, n_static, spread, moved_fraction, n_bodies):
+    rng = np.random.default_rng(seed)
+    n_users = n_dyn + n_static
+    perm = rng.permutation(n_users)  # user ids need not follow tree membership
+    dyn_tree, model_t = build(rng, n_dyn, spread, 0, perm)
+    static_tree, model_s = build(rng, n_static, spread, n_dyn, perm)
+    for node in rng.permutation(sorted(model_t))[: n_dyn // 3]:  # edited trees, not fresh ones
+        box = tuple(random_boxes(rng, 1, spread)[0])
+        dyn_tree.move(int(node), box)
+        model_t[int(node)] = (model_t[int(node)][0], box)
+    body = rng.integers(0, n_bodies, n_users).astype(np.int32)
+    dynamic = rng.random(n_users) < 0.6
+    nodes = np.array(sorted(model_t), np.int32)
+    moved = nodes[rng.random(nodes.shape[0]) < moved_fraction]
+    moved = np.concatenate([moved, moved[:2]])  # a proxy listed twice must not duplicate keys
+    expected = brute_pairs(moved.tolist(), model_t, model_s, body, dynamic)
+
+    keys = tree_find_pairs(*dyn_tree.arrays, *static_tree.arrays, moved, body, dynamic)
+    assert keys.dtype == np.int64
+    assert np.array_equal(keys, expected)
+    assert np.all(np.diff(keys) > 0)
+    assert np.array_equal(dyn_tree.find_pairs(moved, body, dynamic, other=static_tree), expected)
+    # within one tree only: the static tree is simply not consulted
+    assert np.array_equal(dyn_tree.find_pairs(moved, body, dynamic), brute_pairs(moved.tolist(), model_t, {}, body,
+                                                                                   dynamic))
+
+
+def test_pairs_accept_uint8_flags_and_skip_non_leaves():
+    rng = np.random.default_rng(7)
+    tree, model = build(rng, 40, 5.0, 0)
+    body = np.arange(40, dtype=np.int32)
+    dynamic = rng.random(40) < 0.5
+    nodes = np.array(sorted(model), np.int32)
+    expected = tree_find_pairs(*tree.arrays, *AABBTree().arrays, nodes, body, dynamic)
+    assert expected.size > 0
+    as_u8 = tree_find_pairs(*tree.arrays, *AABBTree().arrays, nodes, body, dynamic.astype(np.uint8))
+    assert np.array_equal(as_u8, expected)
+    internal = np.flatnonzero(tree.arrays[4] > 0).astype(np.int32)
+    free = np.flatnonzero(tree.arrays[4] < 0).astype(np.int32)
+    junk = np.concatenate([internal, free, np.array([-1, 10**6], np.int32)])
+    assert tree_find_pairs(*tree.arrays, *AABBTree().arrays, junk, body, dynamic).size == 0
+
+
+def test_pairs_filter_same_body_and_non_dynamic():
+    tree, ground = AABBTree(), AABBTree()
+    a = tree.insert((0, 0, 1, 1), 0)  # dynamic, body 0
+    tree.insert((0, 0, 1, 1), 1)  # same body 0
+    k = tree.insert((0.5, 0.5, 2, 2), 2)  # kinematic, body 1
+    ground.insert((-1, -1, 3, 3), 3)  # static, body 2
+    body = np.array([0, 0, 1, 2], np.int32)
+    dynamic = np.array([True, True, False, False])
+    pairs = {(int(x >> 32), int(x & 0xFFFFFFFF)) for x in tree.find_pairs([a, k], body, dynamic, other=ground)}
+    assert pairs == {(0, 2), (1, 2), (0, 3)}
+
+
+@pytest.mark.parametrize("shape", [(32, 32), (1, 1000)])
+def test_sorted_grid_insertion_stays_shallow(shape):
+    tree = AABBTree()
+    nx, ny = shape
+    for j in range(ny):
+        for i in range(nx):
+            tree.insert((i, j, i + 0.9, j + 0.9), j * nx + i)
+    n = nx * ny
+    tree.validate()
+    assert tree.height < 3 * math.log2(n) + 4
+    before = tree.area_ratio()
+    tree.rebuild()
+    tree.validate()
+    assert tree.height <= math.ceil(math.log2(n)) + 1
+    assert tree.area_ratio() <= before * 1.01
+    i, j = 10 % nx, 10 // nx
+    assert tree.query((i + 0.5, j + 0.5, i + 0.6, j + 0.6)).tolist() == [10]
+
+
+@FAST
+@given(st.integers(0, 2**32 - 1), st.integers(1, 200), st.sampled_from([0.0, 5.0, 100.0]))
+def test_rebuild_keeps_leaf_ids_and_answers(seed, n, spread):
+    rng = np.random.default_rng(seed)
+    tree, model = build(rng, n, spread, 0)
+    for node in list(model)[::3]:
+        box = tuple(random_boxes(rng, 1, spread)[0])
+        tree.move(node, box)
+        model[node] = (model[node][0], box)
+    queries = random_boxes(rng, 10, spread + 5)
+    before = [tree.query(q).tolist() for q in queries]
+    nodes_used = tree.arrays[6][K.META_NODES]
+    tree.rebuild()
+    check_tree(tree, model)
+    assert tree.arrays[6][K.META_NODES] == nodes_used
+    assert [tree.query(q).tolist() for q in queries] == before
+    assert tree.height <= 2 * math.ceil(math.log2(n)) + 2 or spread == 0.0
+
+
+def test_coincident_boxes():
+    tree = AABBTree()
+    model = {tree.insert((1, 1, 2, 2), u): (u, (1.0, 1.0, 2.0, 2.0)) for u in range(100)}
+    check_tree(tree, model)
+    tree.rebuild()  # every centroid equal: the partition must fall back to halving
+    check_tree(tree, model)
+    assert tree.height == 7
+    assert tree.query((2, 2, 3, 3)).tolist() == list(range(100))  # touching counts; buffer grows past 64
+
+
+def test_growth_move_and_remove_keep_node_ids():
+    tree = AABBTree(capacity=2)
+    nodes = [tree.insert((i, 0, i + 1, 1), i) for i in range(50)]
+    assert tree.capacity >= 99
+    assert [int(tree.arrays[5][n]) for n in nodes] == list(range(50))
+    tree.move(nodes[7], (100, 100, 101, 101))
+    assert tree.query((100.5, 100.5, 100.5, 100.5)).tolist() == [7]
+    for n in nodes[:49]:
+        tree.remove(n)
+    tree.validate()
+    tree.move(nodes[49], (-5, -5, -4, -4))  # moving the root leaf of a one-leaf tree
+    assert tree.height == 0 and tree.query((-4.5, -4.5, -4.5, -4.5)).tolist() == [49]
+    tree.remove(nodes[49])
+    tree.validate()
+    assert tree.leaf_count == 0 and tree.query((-1e9, -1e9, 1e9, 1e9)).size == 0
+
+
+def test_same_edits_give_bit_identical_trees():
+    def run():
+        rng = np.random.default_rng(3)
+        tree, model = build(rng, 120, 20.0, 0)
+        for node in list(model)[::2]:
+            tree.move(node, random_boxes(rng, 1, 20.0)[0])
+        return tree
+    a, b = run(), run()
+    for x, y in zip(a.arrays, b.arrays):
+        assert np.array_equal(x, y)
+
+
+def corrupt_cases(tree):
+    aabb, parent, child1, child2, height, user, meta = tree.arrays
+    root = int(meta[K.META_ROOT])
+    internal = int(child1[root]) if height[child1[root]] > 0 else int(child2[root])
+    leaf = int(np.flatnonzero(height == 0)[0])
+    free = int(meta[K.META_FREE])
+    yield "shrunk box", lambda: aabb.__setitem__((root, 2), aabb[root, 2] - 0.5), K.ERR_AABB
+    yield "inverted leaf box", lambda: aabb.__setitem__((leaf, 0), aabb[leaf, 2] + 1.0), K.ERR_AABB
+    yield "height", lambda: height.__setitem__(internal, height[internal] + 1), K.ERR_HEIGHT
+    yield "parent link", lambda: parent.__setitem__(child1[internal], root), K.ERR_LINK
+    yield "leaf child", lambda: child1.__setitem__(leaf, root), K.ERR_LINK
+    yield "cycle", lambda: child2.__setitem__(internal, root), K.ERR_LINK
+    yield "leaf count", lambda: meta.__setitem__(K.META_LEAVES, meta[K.META_LEAVES] + 1), K.ERR_COUNT
+    yield "free meets live", lambda: meta.__setitem__(K.META_FREE, leaf), K.ERR_FREE
+    yield "free list cut", lambda: parent.__setitem__(free, -1), K.ERR_FREE
+    yield "root out of range", lambda: meta.__setitem__(K.META_ROOT, height.shape[0]), K.ERR_META
+
+
+def test_validate_detects_corruption():
+    names = [name for name, _, _ in corrupt_cases(build(np.random.default_rng(1), 30, 10.0, 0)[0])]
+    for i, name in enumerate(names):
+        tree = build(np.random.default_rng(1), 30, 10.0, 0)[0]
+        tree.validate()
+        _, corrupt, expected = list(corrupt_cases(tree))[i]
+        corrupt()
+        code, _ = K.tree_validate(*tree.arrays)
+        assert code == expected, name
+        with pytest.raises(AssertionError):
+            tree.validate()
+
+
+def test_boundary_validation():
+    tree = AABBTree()
+    node = tree.insert((0, 0, 1, 1), 0)
+    with pytest.raises(ValueError):
+        tree.insert((0, 0, math.nan, 1), 1)
+    with pytest.raises(ValueError):
+        tree.insert((1, 0, 0, 1), 1)
+    with pytest.raises(TypeError):
+        tree.insert((0, 0, 1), 1)
+    with pytest.raises(ValueError):
+        tree.insert((0, 0, 1, 1), -1)
+    with pytest.raises(ValueError):
+        tree.move(node + 1, (0, 0, 1, 1))  # a free node
+    tree.insert((2, 2, 3, 3), 1)
+    root = int(tree.arrays[6][K.META_ROOT])
+    with pytest.raises(ValueError):
+        tree.remove(root)  # internal node
+    with pytest.raises(ValueError):
+        tree.find_pairs([node], [0], [True])  # user 1 has no body entry
+    tree.validate()
