@@ -82,5 +82,5 @@ def as_points(value, name, min_count=1):
         raise ValueError(f"{name} needs at least {min_count} points, got {arr.shape[0]}")
     if not np.all(np.isfinite(arr)):
         bad = int(np.argwhere(~np.isfinite(arr))[0, 0])
-        raise ValueError(f"{name} must be finite; point {bad} is {tuple(arr[bad])}")
+        raise ValueError(f"{name} must be finite; point {bad} is {tuple(arr[bad].tolist())}")
     return np.ascontiguousarray(arr)

@@ -29,12 +29,14 @@ def closest_on_segment(px, py, ax, ay, bx, by):
 
 
 @njit
-def convex_distance(v1, v2):
+def convex_distance(v1, s1, k1, v2, s2, k2):
     """Exact distance between two disjoint convex vertex sets (cores of pieces).
 
     Parameters
     ----------
-    v1, v2 : float64 arrays (k1, 2) and (k2, 2), counter-clockwise, k >= 1, in one frame.
+    v1, s1, k1 : float64 array (m, 2), first row, row count
+        Core 1 is rows ``s1 .. s1 + k1 - 1`` of ``v1``, counter-clockwise, k1 >= 1.
+        Same for core 2; both in one frame.
 
     Returns
     -------
@@ -43,36 +45,31 @@ def convex_distance(v1, v2):
     Notes
     -----
     Brute force over every vertex-against-edge pair in both directions: O(k1 * k2),
-    exact (no iteration tolerance like GJK), and only used when SAT already found the
-    cores apart but within the rounding radii, or for speculative contacts, so the
-    quadratic cost is paid rarely. For disjoint convex sets the closest pair always
-    involves a vertex of one set, so this search finds it.
+    exact (no iteration tolerance like GJK). It runs only when SAT found the cores
+    apart but within the rounding radii or the speculative margin. For disjoint convex
+    sets the closest pair always involves a vertex of one set, so this search finds it.
     """
-    k1 = v1.shape[0]
-    k2 = v2.shape[0]
     best = math.inf
     b1x = b1y = b2x = b2y = 0.0
-    for i in range(k1):
+    for i in range(s1, s1 + k1):
         px = v1[i, 0]
         py = v1[i, 1]
         for j in range(k2):
-            j2 = j + 1 if j + 1 < k2 else 0
-            cx, cy, _ = closest_on_segment(px, py, v2[j, 0], v2[j, 1], v2[j2, 0], v2[j2, 1])
-            dx = cx - px
-            dy = cy - py
-            dd = dx * dx + dy * dy
+            j1 = s2 + j
+            j2 = s2 + (j + 1 if j + 1 < k2 else 0)
+            cx, cy, _ = closest_on_segment(px, py, v2[j1, 0], v2[j1, 1], v2[j2, 0], v2[j2, 1])
+            dd = (cx - px) * (cx - px) + (cy - py) * (cy - py)
             if dd < best:
                 best = dd
                 b1x, b1y, b2x, b2y = px, py, cx, cy
-    for j in range(k2):
+    for j in range(s2, s2 + k2):
         px = v2[j, 0]
         py = v2[j, 1]
         for i in range(k1):
-            i2 = i + 1 if i + 1 < k1 else 0
-            cx, cy, _ = closest_on_segment(px, py, v1[i, 0], v1[i, 1], v1[i2, 0], v1[i2, 1])
-            dx = cx - px
-            dy = cy - py
-            dd = dx * dx + dy * dy
+            i1 = s1 + i
+            i2 = s1 + (i + 1 if i + 1 < k1 else 0)
+            cx, cy, _ = closest_on_segment(px, py, v1[i1, 0], v1[i1, 1], v1[i2, 0], v1[i2, 1])
+            dd = (cx - px) * (cx - px) + (cy - py) * (cy - py)
             if dd < best:
                 best = dd
                 b1x, b1y, b2x, b2y = cx, cy, px, py

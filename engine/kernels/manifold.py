@@ -55,17 +55,17 @@ def _kind(count):
 
 
 @njit
-def _max_separation(v1, n1, v2):
+def _max_separation(v1, n1, s1, k1, v2, s2, k2):
     """Largest over faces of poly1 of the smallest signed distance of poly2's vertices."""
     best = -math.inf
     best_i = 0
-    for i in range(v1.shape[0]):
-        nx = n1[i, 0]
-        ny = n1[i, 1]
-        ox = v1[i, 0]
-        oy = v1[i, 1]
+    for i in range(k1):
+        nx = n1[s1 + i, 0]
+        ny = n1[s1 + i, 1]
+        ox = v1[s1 + i, 0]
+        oy = v1[s1 + i, 1]
         s = math.inf
-        for j in range(v2.shape[0]):
+        for j in range(s2, s2 + k2):
             d = nx * (v2[j, 0] - ox) + ny * (v2[j, 1] - oy)
             if d < s:
                 s = d
@@ -76,28 +76,29 @@ def _max_separation(v1, n1, v2):
 
 
 @njit
-def _polygon_point(vp, np_, rp, qx, qy, rq, margin):
-    """A rounded polygon/capsule core ``vp`` against a rounded point ``q`` (same frame).
+def _polygon_point(vp, np_, sp, kp, rp, qx, qy, rq, margin):
+    """A rounded polygon/capsule core (rows ``sp .. sp+kp-1`` of ``vp``) against a rounded
+    point ``q``, both in the polygon's frame.
 
     Returns ``(hit, nx, ny, sep, px, py, feature)`` with the normal from the polygon
     towards the point.
     """
     best = -math.inf
     best_i = 0
-    for i in range(vp.shape[0]):
-        s = np_[i, 0] * (qx - vp[i, 0]) + np_[i, 1] * (qy - vp[i, 1])
+    for i in range(kp):
+        s = np_[sp + i, 0] * (qx - vp[sp + i, 0]) + np_[sp + i, 1] * (qy - vp[sp + i, 1])
         if s > best:
             best = s
             best_i = i
     rsum = rp + rq
     if best - rsum > margin:
         return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0
-    if best <= 0.0 and vp.shape[0] >= 3:
+    if best <= 0.0 and kp >= 3:
         # The centre is inside the core: the face of least penetration is the axis. (A
         # capsule's core has no inside: its two faces only say the centre is on its line,
         # possibly beyond an end, so it always takes the closest-point branch.)
-        nx = np_[best_i, 0]
-        ny = np_[best_i, 1]
+        nx = np_[sp + best_i, 0]
+        ny = np_[sp + best_i, 1]
         d = best
         feature = best_i
     else:
@@ -106,25 +107,40 @@ def _polygon_point(vp, np_, rp, qx, qy, rq, margin):
         dd = math.inf
         cx = cy = 0.0
         feature = 0
-        k = vp.shape[0]
-        for i in range(k):
-            i2 = i + 1 if i + 1 < k else 0
-            x, y, t = closest_on_segment(qx, qy, vp[i, 0], vp[i, 1], vp[i2, 0], vp[i2, 1])
+        edge = 0
+        interior = False
+        for i in range(kp):
+            i2 = i + 1 if i + 1 < kp else 0
+            x, y, t = closest_on_segment(qx, qy, vp[sp + i, 0], vp[sp + i, 1], vp[sp + i2, 0], vp[sp + i2, 1])
             e = (qx - x) * (qx - x) + (qy - y) * (qy - y)
             if e < dd:
                 dd = e
                 cx = x
                 cy = y
                 feature = i if t < 1.0 else i2
+                edge = i
+                interior = 0.0 < t < 1.0
         d = math.sqrt(dd)
         if d - rsum > margin:
             return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0
-        if d > 0.0:
+        if interior:
+            # The centre faces an edge's interior: that edge's normal is the axis and the
+            # distance along it is exact, where the joining vector would be rounding noise
+            # for a centre (nearly) on the edge.
+            nx = np_[sp + edge, 0]
+            ny = np_[sp + edge, 1]
+            d = nx * (qx - vp[sp + edge, 0]) + ny * (qy - vp[sp + edge, 1])
+            if kp == 2 and d < 0.0:  # a capsule's core has two sides: face the centre
+                nx = -nx
+                ny = -ny
+                d = -d
+            d = max(d, 0.0)
+        elif d > 0.0:
             nx = (qx - cx) / d
             ny = (qy - cy) / d
         else:
-            nx = np_[best_i, 0]
-            ny = np_[best_i, 1]
+            nx = np_[sp + best_i, 0]
+            ny = np_[sp + best_i, 1]
     sep = d - rsum
     # Midway between the polygon surface (rp along n from its core) and the point's.
     h = 0.5 * (rp - rq - d)
@@ -132,108 +148,125 @@ def _polygon_point(vp, np_, rp, qx, qy, rq, margin):
 
 
 @njit
-def _polygons(va, na, ra, vb, nb, rb, margin, flip_tol, out):
+def _polygons(va, na, sa, ka, ra, vb, nb, sb, kb, rb, margin, flip_tol, out):
     """Two rounded polygons/capsules in one frame; fills ``out`` in that frame."""
-    sep_a, edge_a = _max_separation(va, na, vb)
-    sep_b, edge_b = _max_separation(vb, nb, va)
+    sep_a, edge_a = _max_separation(va, na, sa, ka, vb, sb, kb)
+    sep_b, edge_b = _max_separation(vb, nb, sb, kb, va, sa, ka)
     rsum = ra + rb
     out[M_COUNT] = 0.0
     if sep_a - rsum > margin or sep_b - rsum > margin:
         return
     # Reference face: the axis of largest separation (Box2D keeps A unless B is larger
     # by flip_tol, so resting contacts do not flip faces, and ids, every step).
-    if sep_b > sep_a + flip_tol:
-        flip = 1
-        v1, n1, r1, v2, n2, r2, i11, sep = vb, nb, rb, va, na, ra, edge_b, sep_b
-    else:
-        flip = 0
-        v1, n1, r1, v2, n2, r2, i11, sep = va, na, ra, vb, nb, rb, edge_a, sep_a
-    sign = -1.0 if flip else 1.0
-    k1 = v1.shape[0]
-    k2 = v2.shape[0]
-    i12 = i11 + 1 if i11 + 1 < k1 else 0
-    nx = n1[i11, 0]
-    ny = n1[i11, 1]
+    flip = 1 if sep_b > sep_a + flip_tol else 0
+    sep = sep_b if flip else sep_a
 
     # Two capsule cores (segments) have no area: their face normals cannot see a gap
     # along their common line, so collinear segments would pass SAT however far apart.
     # Their projections on the segment's direction tell.
     along = False
-    if sep <= 0.0 and k1 == 2 and k2 == 2:
-        tx = v1[1, 0] - v1[0, 0]
-        ty = v1[1, 1] - v1[0, 1]
-        a0 = v1[0, 0] * tx + v1[0, 1] * ty
-        a1 = v1[1, 0] * tx + v1[1, 1] * ty
-        b0 = v2[0, 0] * tx + v2[0, 1] * ty
-        b1 = v2[1, 0] * tx + v2[1, 1] * ty
+    if sep <= 0.0 and ka == 2 and kb == 2:
+        tx = va[sa + 1, 0] - va[sa, 0]
+        ty = va[sa + 1, 1] - va[sa, 1]
+        a0 = va[sa, 0] * tx + va[sa, 1] * ty
+        a1 = va[sa + 1, 0] * tx + va[sa + 1, 1] * ty
+        b0 = vb[sb, 0] * tx + vb[sb, 1] * ty
+        b1 = vb[sb + 1, 0] * tx + vb[sb + 1, 1] * ty
         along = min(b0, b1) > max(a0, a1) or min(a0, a1) > max(b0, b1)
 
     if sep > 0.0 or along:
         # Cores apart: face SAT only bounds the distance. Find the exact closest
-        # features; if they are not the reference face, this is a vertex contact.
-        d, p1x, p1y, p2x, p2y = convex_distance(v1, v2)
+        # features; if no face realises them, this is a vertex contact.
+        d, pax, pay, pbx, pby = convex_distance(va, sa, ka, vb, sb, kb)
         if d - rsum > margin:
             return
-        ux = (p2x - p1x) / d
-        uy = (p2y - p1y) / d
+        # d == 0: the cores touch after all (sep > 0, or the gap along the line, was
+        # rounding); the face path below has a defined normal. (No division by zero:
+        # it raises under NUMBA_DISABLE_JIT.)
+        inv = 1.0 / d if d > 0.0 else 0.0
+        ux = (pbx - pax) * inv
+        uy = (pby - pay) * inv
         # A face of either piece realises the distance unless the closest features are
-        # two vertices; then the direction joining them leaves that face's normal. Test
-        # the best face of either piece, not the reference one: with hysteresis the
-        # reference may be the other. The sine of the angle is resolved to rounding,
-        # where d - sep ~ d * angle^2 / 2 would hide angles below ~1e-6.
-        if sep_a >= sep_b:
-            mx = sign * na[edge_a, 0]
-            my = sign * na[edge_a, 1]
-        else:
-            mx = -sign * nb[edge_b, 0]
-            my = -sign * nb[edge_b, 1]
-        if along or abs(ux * my - uy * mx) > 1e-12 or ux * mx + uy * my <= 0.0:
-            h = r1 + 0.5 * (d - rsum)
-            out[M_NX] = sign * ux
-            out[M_NY] = sign * uy
+        # two vertices; then the direction joining them leaves both best faces' normals.
+        # Test both faces, not only the reference one: with hysteresis, or when the two
+        # separations tie to rounding, the reference may be the face that does not
+        # realise it. The sine of the angle is resolved to rounding, where
+        # d - sep ~ d * angle^2 / 2 would hide angles below ~1e-6; the rounding of u
+        # itself grows as the points get closer, hence the 1/d term.
+        tol = 1e-10 + 1e-14 * inv
+        ax = na[sa + edge_a, 0]
+        ay = na[sa + edge_a, 1]
+        bx = -nb[sb + edge_b, 0]
+        by = -nb[sb + edge_b, 1]
+        face_a = abs(ux * ay - uy * ax) <= tol and ux * ax + uy * ay > 0.0
+        face_b = abs(ux * by - uy * bx) <= tol and ux * bx + uy * by > 0.0
+        if d > 0.0 and (along or not (face_a or face_b)):
+            h = ra + 0.5 * (d - rsum)
+            out[M_NX] = ux
+            out[M_NY] = uy
             out[M_SEP] = d - rsum
             out[M_COUNT] = 1.0
-            out[M_P1X] = p1x + h * ux
-            out[M_P1Y] = p1y + h * uy
+            out[M_P1X] = pax + h * ux
+            out[M_P1Y] = pay + h * uy
             out[M_S1] = d - rsum
             out[M_ID1] = float(flip * 65536 + 255 * 256 + 255)
             return
+
+    # The two calls differ only in argument order (reassigning array variables would
+    # cost Numba reference counting on the hot path).
+    if flip:
+        _clip(vb, nb, sb, kb, rb, va, na, sa, ka, ra, edge_b, sep_b, 1, margin, out)
+    else:
+        _clip(va, na, sa, ka, ra, vb, nb, sb, kb, rb, edge_a, sep_a, 0, margin, out)
+
+
+@njit
+def _clip(v1, n1, s1, k1, r1, v2, n2, s2, k2, r2, i11, sep, flip, margin, out):
+    """Two-point manifold: reference face ``i11`` of poly1, incident edge of poly2.
+
+    ``flip`` says poly1 is piece B: the normal is then turned to point from A to B.
+    """
+    rsum = r1 + r2
+    sign = -1.0 if flip else 1.0
+    i12 = i11 + 1 if i11 + 1 < k1 else 0
+    nx = n1[s1 + i11, 0]
+    ny = n1[s1 + i11, 1]
 
     # Incident edge: the edge of poly2 most anti-parallel to the reference normal.
     i21 = 0
     best = math.inf
     for j in range(k2):
-        dn = nx * n2[j, 0] + ny * n2[j, 1]
+        dn = nx * n2[s2 + j, 0] + ny * n2[s2 + j, 1]
         if dn < best:
             best = dn
             i21 = j
     i22 = i21 + 1 if i21 + 1 < k2 else 0
 
     # Clip the incident edge to the reference face's extent along its tangent.
-    ax = v1[i11, 0]
-    ay = v1[i11, 1]
-    tx = v1[i12, 0] - ax
-    ty = v1[i12, 1] - ay
+    ax = v1[s1 + i11, 0]
+    ay = v1[s1 + i11, 1]
+    tx = v1[s1 + i12, 0] - ax
+    ty = v1[s1 + i12, 1] - ay
     length = math.sqrt(tx * tx + ty * ty)
     tx /= length
     ty /= length
     upper1 = length
     # The incident edge runs against the reference one: v22 is at its lower end.
-    upper2 = (v2[i21, 0] - ax) * tx + (v2[i21, 1] - ay) * ty
-    lower2 = (v2[i22, 0] - ax) * tx + (v2[i22, 1] - ay) * ty
+    upper2 = (v2[s2 + i21, 0] - ax) * tx + (v2[s2 + i21, 1] - ay) * ty
+    lower2 = (v2[s2 + i22, 0] - ax) * tx + (v2[s2 + i22, 1] - ay) * ty
     span = upper2 - lower2
-    lox = v2[i22, 0]
-    loy = v2[i22, 1]
+    lox = v2[s2 + i22, 0]
+    loy = v2[s2 + i22, 1]
     if lower2 < 0.0 and span > 1e-12:
         f = -lower2 / span
-        lox = v2[i22, 0] + f * (v2[i21, 0] - v2[i22, 0])
-        loy = v2[i22, 1] + f * (v2[i21, 1] - v2[i22, 1])
-    upx = v2[i21, 0]
-    upy = v2[i21, 1]
+        lox = v2[s2 + i22, 0] + f * (v2[s2 + i21, 0] - v2[s2 + i22, 0])
+        loy = v2[s2 + i22, 1] + f * (v2[s2 + i21, 1] - v2[s2 + i22, 1])
+    upx = v2[s2 + i21, 0]
+    upy = v2[s2 + i21, 1]
     if upper2 > upper1 and span > 1e-12:
         f = (upper1 - lower2) / span
-        upx = v2[i22, 0] + f * (v2[i21, 0] - v2[i22, 0])
-        upy = v2[i22, 1] + f * (v2[i21, 1] - v2[i22, 1])
+        upx = v2[s2 + i22, 0] + f * (v2[s2 + i21, 0] - v2[s2 + i22, 0])
+        upy = v2[s2 + i22, 1] + f * (v2[s2 + i21, 1] - v2[s2 + i22, 1])
     s_lo = (lox - ax) * nx + (loy - ay) * ny
     s_up = (upx - ax) * nx + (upy - ay) * ny
 
@@ -302,13 +335,17 @@ def _circle_circle(cax, cay, ra, cbx, cby, rb, margin, out):
 
 
 @njit
-def collide_pieces(va, na, ra, pose_a, vb, nb, rb, pose_b, margin, flip_tol, scratch, out):
+def collide_pieces(va, na, sa, ka, ra, pose_a, vb, nb, sb, kb, rb, pose_b, margin, flip_tol,
+                   scratch_v, scratch_n, out):
     """Manifold between two pieces, written to ``out`` in the world frame.
 
     Parameters
     ----------
-    va, na : float64 (ka, 2)
-        Core vertices and edge normals of piece A in its local frame.
+    va, na : float64 (m, 2)
+        Vertex and normal pools holding piece A's core vertices and edge normals in its
+        local frame, rows ``sa .. sa + ka - 1`` (the world passes its shared pools;
+        ``collide`` passes each shape's own arrays). Pieces are addressed by offset
+        rather than sliced: array views cost Numba reference counting per pair.
     ra : float
         Rounding radius of A (the circle radius when ka == 1).
     pose_a : tuple (x, y, cos, sin)
@@ -319,37 +356,48 @@ def collide_pieces(va, na, ra, pose_a, vb, nb, rb, pose_b, margin, flip_tol, scr
     flip_tol : float
         Hysteresis for choosing B's face over A's as the reference (0 in ``collide``,
         where the exact minimum is wanted; a fraction of the slop in the world).
-    scratch : float64 (K, 4)
-        Work space with K >= max(ka, kb): B's vertices and normals in A's frame.
+    scratch_v, scratch_n : float64 (K, 2)
+        Work space, K >= max(ka, kb): B's vertices and normals in A's frame.
     out : float64 (MANIFOLD_SIZE,)
 
     Returns
     -------
     int: the number of contact points (0 means no contact within ``margin``).
     """
-    swapped = _kind(va.shape[0]) > _kind(vb.shape[0])
-    if swapped:
-        va, na, ra, pose_a, vb, nb, rb, pose_b = vb, nb, rb, pose_b, va, na, ra, pose_a
-    xa, ya, ca, sa = pose_a
-    xb, yb, cb, sb = pose_b
-    ka = _kind(va.shape[0])
-    kb = _kind(vb.shape[0])
+    if _kind(ka) <= _kind(kb):
+        return _ordered_pieces(va, na, sa, ka, ra, pose_a, vb, nb, sb, kb, rb, pose_b, margin,
+                               flip_tol, scratch_v, scratch_n, out)
+    # Kinds out of canonical order: solve B against A and turn the normal around.
+    count = _ordered_pieces(vb, nb, sb, kb, rb, pose_b, va, na, sa, ka, ra, pose_a, margin,
+                            flip_tol, scratch_v, scratch_n, out)
+    if count > 0:
+        out[M_NX] = -out[M_NX]
+        out[M_NY] = -out[M_NY]
+    return count
+
+
+@njit
+def _ordered_pieces(va, na, sa, ka, ra, pose_a, vb, nb, sb, kb, rb, pose_b, margin, flip_tol,
+                    scratch_v, scratch_n, out):
+    """:func:`collide_pieces` for pieces whose kinds are in canonical order."""
+    xa, ya, ca, sna = pose_a
+    xb, yb, cb, snb = pose_b
     out[M_COUNT] = 0.0
-    if kb == 0:
+    if kb == 1:
         # circle-circle, directly in the world frame
-        cax = xa + ca * va[0, 0] - sa * va[0, 1]
-        cay = ya + sa * va[0, 0] + ca * va[0, 1]
-        cbx = xb + cb * vb[0, 0] - sb * vb[0, 1]
-        cby = yb + sb * vb[0, 0] + cb * vb[0, 1]
+        cax = xa + ca * va[sa, 0] - sna * va[sa, 1]
+        cay = ya + sna * va[sa, 0] + ca * va[sa, 1]
+        cbx = xb + cb * vb[sb, 0] - snb * vb[sb, 1]
+        cby = yb + snb * vb[sb, 0] + cb * vb[sb, 1]
         _circle_circle(cax, cay, ra, cbx, cby, rb, margin, out)
-    elif ka == 0:
+    elif ka == 1:
         # circle against capsule/polygon: in the polygon's frame, normal from it to the
         # circle, so negated to point from A (the circle) to B.
-        wx = xa + ca * va[0, 0] - sa * va[0, 1] - xb
-        wy = ya + sa * va[0, 0] + ca * va[0, 1] - yb
-        qx = cb * wx + sb * wy
-        qy = -sb * wx + cb * wy
-        hit, nx, ny, sep, px, py, feature = _polygon_point(vb, nb, rb, qx, qy, ra, margin)
+        wx = xa + ca * va[sa, 0] - sna * va[sa, 1] - xb
+        wy = ya + sna * va[sa, 0] + ca * va[sa, 1] - yb
+        qx = cb * wx + snb * wy
+        qy = -snb * wx + cb * wy
+        hit, nx, ny, sep, px, py, feature = _polygon_point(vb, nb, sb, kb, rb, qx, qy, ra, margin)
         if hit:
             out[M_NX] = -nx
             out[M_NY] = -ny
@@ -359,37 +407,36 @@ def collide_pieces(va, na, ra, pose_a, vb, nb, rb, pose_b, margin, flip_tol, scr
             out[M_P1Y] = py
             out[M_S1] = sep
             out[M_ID1] = float(feature)
-            _to_world(out, xb, yb, cb, sb)
+            _to_world(out, xb, yb, cb, snb)
     else:
         # B's core and normals expressed in A's frame keep the arithmetic near the
         # origin: a pair far from the world origin gives the same manifold, shifted.
         dx = xb - xa
         dy = yb - ya
-        tx = ca * dx + sa * dy
-        ty = -sa * dx + ca * dy
-        c = ca * cb + sa * sb
-        s = ca * sb - sa * cb
-        k = vb.shape[0]
-        for j in range(k):
-            scratch[j, 0] = tx + c * vb[j, 0] - s * vb[j, 1]
-            scratch[j, 1] = ty + s * vb[j, 0] + c * vb[j, 1]
-            scratch[j, 2] = c * nb[j, 0] - s * nb[j, 1]
-            scratch[j, 3] = s * nb[j, 0] + c * nb[j, 1]
-        _polygons(va, na, ra, scratch[:k, 0:2], scratch[:k, 2:4], rb, margin, flip_tol, out)
+        tx = ca * dx + sna * dy
+        ty = -sna * dx + ca * dy
+        c = ca * cb + sna * snb
+        s = ca * snb - sna * cb
+        for j in range(kb):
+            x = vb[sb + j, 0]
+            y = vb[sb + j, 1]
+            scratch_v[j, 0] = tx + c * x - s * y
+            scratch_v[j, 1] = ty + s * x + c * y
+            x = nb[sb + j, 0]
+            y = nb[sb + j, 1]
+            scratch_n[j, 0] = c * x - s * y
+            scratch_n[j, 1] = s * x + c * y
+        _polygons(va, na, sa, ka, ra, scratch_v, scratch_n, 0, kb, rb, margin, flip_tol, out)
         if out[M_COUNT] > 0.0:
-            _to_world(out, xa, ya, ca, sa)
-    count = int(out[M_COUNT])
-    if swapped and count > 0:
-        out[M_NX] = -out[M_NX]
-        out[M_NY] = -out[M_NY]
-    return count
+            _to_world(out, xa, ya, ca, sna)
+    return int(out[M_COUNT])
 
 
 @njit
-def _piece_box(v, r, x, y, c, s):
+def _piece_box(v, s0, k, r, x, y, c, s):
     minx = miny = math.inf
     maxx = maxy = -math.inf
-    for i in range(v.shape[0]):
+    for i in range(s0, s0 + k):
         wx = x + c * v[i, 0] - s * v[i, 1]
         wy = y + s * v[i, 0] + c * v[i, 1]
         minx = min(minx, wx)
@@ -427,21 +474,25 @@ def collide_shapes(verts_a, norms_a, starts_a, ra, pose_a,
     npa = starts_a.shape[0] - 1
     npb = starts_b.shape[0] - 1
     kmax = max(verts_a.shape[0], verts_b.shape[0])
-    scratch = np.empty((kmax, 4))
+    scratch_v = np.empty((kmax, 2))
+    scratch_n = np.empty((kmax, 2))
+    many = npa > 1 or npb > 1
     filled = 0
     for i in range(npa):
-        va = verts_a[starts_a[i]:starts_a[i + 1]]
-        na = norms_a[starts_a[i]:starts_a[i + 1]]
-        if npa > 1 or npb > 1:
-            a0, a1, a2, a3 = _piece_box(va, ra + margin, pa[0], pa[1], pa[2], pa[3])
+        sa = starts_a[i]
+        ka = starts_a[i + 1] - sa
+        a0 = a1 = a2 = a3 = 0.0
+        if many:
+            a0, a1, a2, a3 = _piece_box(verts_a, sa, ka, ra + margin, pa[0], pa[1], pa[2], pa[3])
         for j in range(npb):
-            vb = verts_b[starts_b[j]:starts_b[j + 1]]
-            nb = norms_b[starts_b[j]:starts_b[j + 1]]
-            if npa > 1 or npb > 1:
-                b0, b1, b2, b3 = _piece_box(vb, rb, pb[0], pb[1], pb[2], pb[3])
+            sb = starts_b[j]
+            kb = starts_b[j + 1] - sb
+            if many:
+                b0, b1, b2, b3 = _piece_box(verts_b, sb, kb, rb, pb[0], pb[1], pb[2], pb[3])
                 if a0 > b2 or b0 > a2 or a1 > b3 or b1 > a3:
                     continue
-            n = collide_pieces(va, na, ra, pa, vb, nb, rb, pb, margin, 0.0, scratch, out[filled])
+            n = collide_pieces(verts_a, norms_a, sa, ka, ra, pa, verts_b, norms_b, sb, kb, rb, pb,
+                               margin, 0.0, scratch_v, scratch_n, out[filled])
             if n > 0:
                 filled += 1
     return filled
@@ -457,15 +508,17 @@ def shapes_overlap(verts_a, norms_a, starts_a, ra, pose_a, verts_b, norms_b, sta
     xb, yb, ang_b = pose_b
     pa = (xa, ya, math.cos(ang_a), math.sin(ang_a))
     pb = (xb, yb, math.cos(ang_b), math.sin(ang_b))
-    scratch = np.empty((max(verts_a.shape[0], verts_b.shape[0]), 4))
+    kmax = max(verts_a.shape[0], verts_b.shape[0])
+    scratch_v = np.empty((kmax, 2))
+    scratch_n = np.empty((kmax, 2))
     out = np.empty(MANIFOLD_SIZE)
     for i in range(starts_a.shape[0] - 1):
-        va = verts_a[starts_a[i]:starts_a[i + 1]]
-        na = norms_a[starts_a[i]:starts_a[i + 1]]
+        sa = starts_a[i]
         for j in range(starts_b.shape[0] - 1):
-            vb = verts_b[starts_b[j]:starts_b[j + 1]]
-            nb = norms_b[starts_b[j]:starts_b[j + 1]]
-            if collide_pieces(va, na, ra, pa, vb, nb, rb, pb, 0.0, 0.0, scratch, out) > 0:
+            sb = starts_b[j]
+            if collide_pieces(verts_a, norms_a, sa, starts_a[i + 1] - sa, ra, pa,
+                              verts_b, norms_b, sb, starts_b[j + 1] - sb, rb, pb,
+                              0.0, 0.0, scratch_v, scratch_n, out) > 0:
                 if out[M_SEP] < 0.0:
                     return True
     return False

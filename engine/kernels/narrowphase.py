@@ -51,54 +51,57 @@ def update_contacts(pair_a, pair_b, rows, keep,
     kmax = 1
     for i in range(piece_count.shape[0]):
         kmax = max(kmax, piece_count[i])
-    scratch = np.empty((kmax, 4))
+    scratch_v = np.empty((kmax, 2))
+    scratch_n = np.empty((kmax, 2))
     man = np.empty(MANIFOLD_SIZE)
+    # one cos/sin per body rather than two per pair
+    nb = angle.shape[0]
+    rot = np.empty((nb, 2))
+    for k in range(nb):
+        rot[k, 0] = math.cos(angle[k])
+        rot[k, 1] = math.sin(angle[k])
     old_id = np.empty(MAX_POINTS)
     old_ni = np.empty(MAX_POINTS)
     old_ti = np.empty(MAX_POINTS)
     for i in range(m):
         a = pair_a[i]
         b = pair_b[i]
-        fa = piece_fat[a]
-        fb = piece_fat[b]
-        if fa[0] > fb[2] or fb[0] > fa[2] or fa[1] > fb[3] or fb[1] > fa[3]:
+        if (piece_fat[a, 0] > piece_fat[b, 2] or piece_fat[b, 0] > piece_fat[a, 2]
+                or piece_fat[a, 1] > piece_fat[b, 3] or piece_fat[b, 1] > piece_fat[a, 3]):
             keep[i] = 0
             continue
         keep[i] = 1
         ba = piece_body[a]
         bb = piece_body[b]
-        ca = math.cos(angle[ba])
-        sa = math.sin(angle[ba])
-        cb = math.cos(angle[bb])
-        sb = math.sin(angle[bb])
-        sta = piece_start[a]
-        stb = piece_start[b]
-        n = collide_pieces(verts[sta:sta + piece_count[a]], norms[sta:sta + piece_count[a]],
-                           piece_radius[a], (pos[ba, 0], pos[ba, 1], ca, sa),
-                           verts[stb:stb + piece_count[b]], norms[stb:stb + piece_count[b]],
-                           piece_radius[b], (pos[bb, 0], pos[bb, 1], cb, sb),
-                           margin, flip_tol, scratch, man)
-        row = rows[i]
-        old_count = int(row[C_COUNT])
+        ca = rot[ba, 0]
+        sa = rot[ba, 1]
+        cb = rot[bb, 0]
+        sb = rot[bb, 1]
+        n = collide_pieces(verts, norms, piece_start[a], piece_count[a], piece_radius[a],
+                           (pos[ba, 0], pos[ba, 1], ca, sa),
+                           verts, norms, piece_start[b], piece_count[b], piece_radius[b],
+                           (pos[bb, 0], pos[bb, 1], cb, sb),
+                           margin, flip_tol, scratch_v, scratch_n, man)
+        old_count = int(rows[i, C_COUNT])
         for p in range(old_count):
             base = C_POINTS + p * P_STRIDE
-            old_id[p] = row[base + P_ID]
-            old_ni[p] = row[base + P_NI]
-            old_ti[p] = row[base + P_TI]
+            old_id[p] = rows[i, base + P_ID]
+            old_ni[p] = rows[i, base + P_NI]
+            old_ti[p] = rows[i, base + P_TI]
         if mixing == MIX_BOX2D:
-            row[C_FRICTION] = math.sqrt(piece_friction[a] * piece_friction[b])
-            row[C_RESTITUTION] = max(piece_restitution[a], piece_restitution[b])
+            rows[i, C_FRICTION] = math.sqrt(piece_friction[a] * piece_friction[b])
+            rows[i, C_RESTITUTION] = max(piece_restitution[a], piece_restitution[b])
         else:
-            row[C_FRICTION] = piece_friction[a] * piece_friction[b]
-            row[C_RESTITUTION] = piece_restitution[a] * piece_restitution[b]
-        row[C_COUNT] = float(n)
-        row[C_TOUCHING] = 1.0 if n > 0 else 0.0
+            rows[i, C_FRICTION] = piece_friction[a] * piece_friction[b]
+            rows[i, C_RESTITUTION] = piece_restitution[a] * piece_restitution[b]
+        rows[i, C_COUNT] = float(n)
+        rows[i, C_TOUCHING] = 1.0 if n > 0 else 0.0
         if n == 0:
             continue
         nx = man[M_NX]
         ny = man[M_NY]
-        row[C_NX] = nx
-        row[C_NY] = ny
+        rows[i, C_NX] = nx
+        rows[i, C_NY] = ny
         # world centres of mass
         cax = pos[ba, 0] + ca * com[ba, 0] - sa * com[ba, 1]
         cay = pos[ba, 1] + sa * com[ba, 0] + ca * com[ba, 1]
@@ -115,14 +118,14 @@ def update_contacts(pair_a, pair_b, rows, keep,
             ray = py - cay
             rbx = px - cbx
             rby = py - cby
-            row[base + P_RAX] = rax
-            row[base + P_RAY] = ray
-            row[base + P_RBX] = rbx
-            row[base + P_RBY] = rby
-            row[base + P_SEP] = sep
-            row[base + P_ADJ] = sep - ((rbx - rax) * nx + (rby - ray) * ny)
-            row[base + P_ID] = fid
-            row[base + P_MAXNI] = 0.0
+            rows[i, base + P_RAX] = rax
+            rows[i, base + P_RAY] = ray
+            rows[i, base + P_RBX] = rbx
+            rows[i, base + P_RBY] = rby
+            rows[i, base + P_SEP] = sep
+            rows[i, base + P_ADJ] = sep - ((rbx - rax) * nx + (rby - ray) * ny)
+            rows[i, base + P_ID] = fid
+            rows[i, base + P_MAXNI] = 0.0
             ni = 0.0
             ti = 0.0
             for q in range(old_count):
@@ -130,8 +133,8 @@ def update_contacts(pair_a, pair_b, rows, keep,
                     ni = old_ni[q]
                     ti = old_ti[q]
                     break
-            row[base + P_NI] = ni
-            row[base + P_TI] = ti
+            rows[i, base + P_NI] = ni
+            rows[i, base + P_TI] = ti
     return 0
 
 

@@ -48,68 +48,65 @@ def _softness(hertz, zeta, h):
 @njit
 def _prepare(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel):
     for i in range(rows.shape[0]):
-        row = rows[i]
         a = cba[i]
         b = cbb[i]
         ma = inv_mass[a]
         mb = inv_mass[b]
         ia = inv_inertia[a]
         ib = inv_inertia[b]
-        nx = row[C_NX]
-        ny = row[C_NY]
+        nx = rows[i, C_NX]
+        ny = rows[i, C_NY]
         tx = ny
         ty = -nx
-        for p in range(int(row[C_COUNT])):
+        for p in range(int(rows[i, C_COUNT])):
             base = C_POINTS + p * P_STRIDE
-            rax = row[base + P_RAX]
-            ray = row[base + P_RAY]
-            rbx = row[base + P_RBX]
-            rby = row[base + P_RBY]
+            rax = rows[i, base + P_RAX]
+            ray = rows[i, base + P_RAY]
+            rbx = rows[i, base + P_RBX]
+            rby = rows[i, base + P_RBY]
             rna = rax * ny - ray * nx
             rnb = rbx * ny - rby * nx
             k = ma + mb + ia * rna * rna + ib * rnb * rnb
-            row[base + P_NMASS] = 1.0 / k if k > 0.0 else 0.0
+            rows[i, base + P_NMASS] = 1.0 / k if k > 0.0 else 0.0
             rta = rax * ty - ray * tx
             rtb = rbx * ty - rby * tx
             k = ma + mb + ia * rta * rta + ib * rtb * rtb
-            row[base + P_TMASS] = 1.0 / k if k > 0.0 else 0.0
+            rows[i, base + P_TMASS] = 1.0 / k if k > 0.0 else 0.0
             dvx = vel[b, 0] - angvel[b] * rby - vel[a, 0] + angvel[a] * ray
             dvy = vel[b, 1] + angvel[b] * rbx - vel[a, 1] - angvel[a] * rax
-            row[base + P_RELV] = dvx * nx + dvy * ny
+            rows[i, base + P_RELV] = dvx * nx + dvy * ny
 
 
 @njit
 def _warm_start(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel):
     for i in range(rows.shape[0]):
-        row = rows[i]
         a = cba[i]
         b = cbb[i]
         ma = inv_mass[a]
         mb = inv_mass[b]
         ia = inv_inertia[a]
         ib = inv_inertia[b]
-        nx = row[C_NX]
-        ny = row[C_NY]
-        for p in range(int(row[C_COUNT])):
+        nx = rows[i, C_NX]
+        ny = rows[i, C_NY]
+        for p in range(int(rows[i, C_COUNT])):
             base = C_POINTS + p * P_STRIDE
-            ni = row[base + P_NI]
-            ti = row[base + P_TI]
+            ni = rows[i, base + P_NI]
+            ti = rows[i, base + P_TI]
             px = ni * nx + ti * ny
             py = ni * ny - ti * nx
             vel[a, 0] -= ma * px
             vel[a, 1] -= ma * py
-            angvel[a] -= ia * (row[base + P_RAX] * py - row[base + P_RAY] * px)
+            angvel[a] -= ia * (rows[i, base + P_RAX] * py - rows[i, base + P_RAY] * px)
             vel[b, 0] += mb * px
             vel[b, 1] += mb * py
-            angvel[b] += ib * (row[base + P_RBX] * py - row[base + P_RBY] * px)
+            angvel[b] += ib * (rows[i, base + P_RBX] * py - rows[i, base + P_RBY] * px)
 
 
 @njit
 def _solve(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, dp, dq, inv_h,
            soft_dyn, soft_static, pushout, use_bias):
     for i in range(rows.shape[0]):
-        row = rows[i]
-        count = int(row[C_COUNT])
+        count = int(rows[i, C_COUNT])
         if count == 0:
             continue
         a = cba[i]
@@ -119,8 +116,8 @@ def _solve(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, dp, dq, inv_h,
         ia = inv_inertia[a]
         ib = inv_inertia[b]
         bias_rate, mass_scale, impulse_scale = soft_static if (ma == 0.0 or mb == 0.0) else soft_dyn
-        nx = row[C_NX]
-        ny = row[C_NY]
+        nx = rows[i, C_NX]
+        ny = rows[i, C_NY]
         vax = vel[a, 0]
         vay = vel[a, 1]
         wa = angvel[a]
@@ -135,14 +132,14 @@ def _solve(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, dp, dq, inv_h,
         qsb = dq[b, 1]
         for p in range(count):
             base = C_POINTS + p * P_STRIDE
-            rax = row[base + P_RAX]
-            ray = row[base + P_RAY]
-            rbx = row[base + P_RBX]
-            rby = row[base + P_RBY]
+            rax = rows[i, base + P_RAX]
+            ray = rows[i, base + P_RAY]
+            rbx = rows[i, base + P_RBX]
+            rby = rows[i, base + P_RBY]
             # predicted separation from the motion since the manifold was made
             dx = ddx + (qcb * rbx - qsb * rby) - (qca * rax - qsa * ray)
             dy = ddy + (qsb * rbx + qcb * rby) - (qsa * rax + qca * ray)
-            s = dx * nx + dy * ny + row[base + P_ADJ]
+            s = dx * nx + dy * ny + rows[i, base + P_ADJ]
             if s > 0.0:
                 bias = s * inv_h  # speculative: may close exactly the gap, no more
                 ms = 1.0
@@ -158,13 +155,13 @@ def _solve(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, dp, dq, inv_h,
             dvx = vbx - wb * rby - vax + wa * ray
             dvy = vby + wb * rbx - vay - wa * rax
             vn = dvx * nx + dvy * ny
-            acc = row[base + P_NI]
-            imp = -row[base + P_NMASS] * (ms * vn + bias) - isc * acc
+            acc = rows[i, base + P_NI]
+            imp = -rows[i, base + P_NMASS] * (ms * vn + bias) - isc * acc
             new = max(acc + imp, 0.0)
             imp = new - acc
-            row[base + P_NI] = new
-            if new > row[base + P_MAXNI]:
-                row[base + P_MAXNI] = new
+            rows[i, base + P_NI] = new
+            if new > rows[i, base + P_MAXNI]:
+                rows[i, base + P_MAXNI] = new
             px = imp * nx
             py = imp * ny
             vax -= ma * px
@@ -178,21 +175,21 @@ def _solve(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, dp, dq, inv_h,
             # otherwise leak into the friction impulses (Box2D #1050).
             tx = ny
             ty = -nx
-            friction = row[C_FRICTION]
+            friction = rows[i, C_FRICTION]
             for p in range(count):
                 base = C_POINTS + p * P_STRIDE
-                rax = row[base + P_RAX]
-                ray = row[base + P_RAY]
-                rbx = row[base + P_RBX]
-                rby = row[base + P_RBY]
+                rax = rows[i, base + P_RAX]
+                ray = rows[i, base + P_RAY]
+                rbx = rows[i, base + P_RBX]
+                rby = rows[i, base + P_RBY]
                 dvx = vbx - wb * rby - vax + wa * ray
                 dvy = vby + wb * rbx - vay - wa * rax
                 vt = dvx * tx + dvy * ty
-                acc = row[base + P_TI]
-                limit = friction * row[base + P_NI]
-                new = min(max(acc - row[base + P_TMASS] * vt, -limit), limit)
+                acc = rows[i, base + P_TI]
+                limit = friction * rows[i, base + P_NI]
+                new = min(max(acc - rows[i, base + P_TMASS] * vt, -limit), limit)
                 imp = new - acc
-                row[base + P_TI] = new
+                rows[i, base + P_TI] = new
                 px = imp * tx
                 py = imp * ty
                 vax -= ma * px
@@ -212,8 +209,7 @@ def _solve(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, dp, dq, inv_h,
 @njit
 def _restitution(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, threshold):
     for i in range(rows.shape[0]):
-        row = rows[i]
-        e = row[C_RESTITUTION]
+        e = rows[i, C_RESTITUTION]
         if e == 0.0:
             continue
         a = cba[i]
@@ -222,27 +218,27 @@ def _restitution(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, threshold):
         mb = inv_mass[b]
         ia = inv_inertia[a]
         ib = inv_inertia[b]
-        nx = row[C_NX]
-        ny = row[C_NY]
-        for p in range(int(row[C_COUNT])):
+        nx = rows[i, C_NX]
+        ny = rows[i, C_NY]
+        for p in range(int(rows[i, C_COUNT])):
             base = C_POINTS + p * P_STRIDE
-            relv = row[base + P_RELV]
+            relv = rows[i, base + P_RELV]
             # only real impacts: fast approach, and a point that actually touched
-            if relv > -threshold or row[base + P_MAXNI] == 0.0:
+            if relv > -threshold or rows[i, base + P_MAXNI] == 0.0:
                 continue
-            rax = row[base + P_RAX]
-            ray = row[base + P_RAY]
-            rbx = row[base + P_RBX]
-            rby = row[base + P_RBY]
+            rax = rows[i, base + P_RAX]
+            ray = rows[i, base + P_RAY]
+            rbx = rows[i, base + P_RBX]
+            rby = rows[i, base + P_RBY]
             dvx = vel[b, 0] - angvel[b] * rby - vel[a, 0] + angvel[a] * ray
             dvy = vel[b, 1] + angvel[b] * rbx - vel[a, 1] - angvel[a] * rax
             vn = dvx * nx + dvy * ny
-            acc = row[base + P_NI]
-            new = max(acc - row[base + P_NMASS] * (vn + e * relv), 0.0)
+            acc = rows[i, base + P_NI]
+            new = max(acc - rows[i, base + P_NMASS] * (vn + e * relv), 0.0)
             imp = new - acc
-            row[base + P_NI] = new
-            if new > row[base + P_MAXNI]:
-                row[base + P_MAXNI] = new
+            rows[i, base + P_NI] = new
+            if new > rows[i, base + P_MAXNI]:
+                rows[i, base + P_MAXNI] = new
             px = imp * nx
             py = imp * ny
             vel[a, 0] -= ma * px

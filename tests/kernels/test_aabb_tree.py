@@ -196,6 +196,15 @@ def test_rebuild_keeps_leaf_ids_and_answers(seed, n, spread):
     assert tree.height <= 2 * math.ceil(math.log2(n)) + 2 or spread == 0.0
 
 
+def test_touching_counts_on_every_side():
+    tree = AABBTree()
+    for u, box in enumerate([(0, 0, 1, 1), (5, 5, 6, 6)]):
+        tree.insert(box, u)
+    for q in [(1, 0.5, 2, 0.6), (-1, 0.5, 0, 0.6), (0.5, 1, 0.6, 2), (0.5, -1, 0.6, 0), (1, 1, 1, 1)]:
+        assert tree.query(q).tolist() == [0], q
+    assert tree.query((1.0000001, 0, 2, 1)).size == 0
+
+
 def test_coincident_boxes():
     tree = AABBTree()
     model = {tree.insert((1, 1, 2, 2), u): (u, (1.0, 1.0, 2.0, 2.0)) for u in range(100)}
