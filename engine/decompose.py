@@ -548,23 +548,14 @@ def interior_edges(pieces, polygon):
     eps, n = _eps(p), len(p)
     qs = [np.asarray(piece, dtype=np.float64) for piece in pieces]
     a, b = np.concatenate(qs), np.concatenate([_next(q) for q in qs])
-    # Candidate boundary edges: the two at an endpoint that is an original vertex (decompose copies
-    # them bit for bit). An edge between two Steiner points, or pieces whose coordinates were
-    # altered, are tested against every boundary edge: slower, never wrong.
-    where = {xy: i for i, xy in enumerate(map(tuple, p.tolist()))}
-    ia, ib = (np.array([where.get(xy, -1) for xy in map(tuple, r.tolist())], dtype=np.int64) for r in (a, b))
+    # Candidates by bounding boxes, not by shared vertices: an edge may start at a vertex, cross the
+    # interior, pass a reflex vertex and end along a boundary edge that touches neither of its ends.
+    sa, sb = np.concatenate([p, a]), np.concatenate([_next(p), b])
     e, f = [], []
-    for k in (ia, ib):
-        known = np.flatnonzero(k >= 0)
-        e += [k[known], (k[known] - 1) % n]
-        f += [known, known]
-    lost = np.flatnonzero((ia < 0) & (ib < 0))
-    if len(lost):
-        sa, sb = np.concatenate([p, a[lost]]), np.concatenate([_next(p), b[lost]])
-        for i, j in _box_pairs(np.minimum(sa, sb) - eps, np.maximum(sa, sb) + eps):
-            mixed = (i < n) != (j < n)
-            e.append(np.where(i < n, i, j)[mixed])
-            f.append(lost[np.where(i < n, j, i)[mixed] - n])
+    for i, j in _box_pairs(np.minimum(sa, sb) - eps, np.maximum(sa, sb) + eps):
+        mixed = (i < n) != (j < n)  # one boundary edge against one piece edge
+        e.append(np.where(i < n, i, j)[mixed])
+        f.append(np.where(i < n, j, i)[mixed] - n)
     e, f = np.concatenate(e), np.concatenate(f)
     d = _next(p)[e] - p[e]
     length = np.hypot(d[:, 0], d[:, 1])

@@ -87,19 +87,30 @@ class Shape:
 
     __slots__ = ("_verts", "_norms", "_starts", "_radius", "_area", "_centroid", "_second")
 
-    def _finish(self, pieces, radius, area=None, first=None, second=None):
+    def _finish(self, pieces, radius, outline=None):
         verts = np.ascontiguousarray(np.vstack(pieces), dtype=np.float64)
         norms = np.vstack([_edge_normals(p) if len(p) > 1 else np.zeros((1, 2)) for p in pieces])
         starts = np.zeros(len(pieces) + 1, dtype=np.int64)
         starts[1:] = np.cumsum([len(p) for p in pieces])
-        if area is None:
-            area, first, second = _rounded_moments(verts, norms, radius)
+        # Moments about a point of the shape, not the local origin: about the origin, a
+        # shape far from it has a second moment ~ area * distance^2 and the moment about
+        # the centroid would be lost to cancellation (a 0.1 m disc 1 km out kept 8 digits).
+        ref = verts.mean(axis=0)
+        if outline is None:
+            area, first, second = _rounded_moments(verts - ref, norms, radius)
+        else:  # a concave polygon: the outline's moments, not the sum of overlapping hulls
+            area, first, second = _polygon_moments(outline - ref)
         # Kept writeable: Numba dispatches read-only arrays on a slower path. They are
         # private; the public accessors hand out read-only views.
         self._verts, self._norms, self._starts, self._radius = verts, np.ascontiguousarray(norms), starts, radius
         self._area = float(area)
-        self._centroid = (float(first[0] / area), float(first[1] / area)) if area > 0 else self._core_center()
-        self._second = float(second)
+        if area > 0:
+            off = first / area
+            self._centroid = (float(ref[0] + off[0]), float(ref[1] + off[1]))
+            self._second = float(second - area * float(off @ off))  # about the centroid
+        else:
+            self._centroid = self._core_center()
+            self._second = 0.0
 
     def _core_center(self):
         c = self._verts.mean(axis=0)
@@ -141,7 +152,7 @@ class Shape:
         density = as_positive(density, "density")
         mass = density * self._area
         cx, cy = self._centroid
-        moment = density * (self._second - self._area * (cx * cx + cy * cy))
+        moment = density * self._second
         return mass, self._centroid, max(moment, 0.0)
 
     @property
@@ -255,8 +266,7 @@ class Polygon(Shape):
                 raise ValueError("a rounded polygon (radius > 0) must be convex; "
                                  "round a concave outline by building it from convex rounded parts")
             pieces = [np.ascontiguousarray(p, dtype=np.float64) for p in _decompose.decompose(outline)]
-            area, first, second = _polygon_moments(outline)
-            self._finish(pieces, r, area, first, second)
+            self._finish(pieces, r, outline=outline)
             self._interior = np.concatenate(_decompose.interior_edges(pieces, outline))
         self._interior.flags.writeable = False
 

@@ -35,6 +35,7 @@ _BODY_COLUMNS = {
     "inertia": (np.float64, (), 0.0), "inv_inertia": (np.float64, (), 0.0),
     "com": (np.float64, (2,), 0.0), "lin_damp": (np.float64, (), 0.0),
     "ang_damp": (np.float64, (), 0.0), "gravity_scale": (np.float64, (), 1.0),
+    "extent": (np.float64, (), 0.0),  # farthest shape point from the centre of mass
     "btype": (np.int8, (), DYNAMIC), "bullet": (np.bool_, (), False),
     "key": (np.int64, (), -1),
 }
@@ -423,12 +424,21 @@ class World:
             b.mass[i], b.inv_mass[i] = 1.0, 1.0  # documented: unit mass, no rotation
             b.inertia[i] = b.inv_inertia[i] = 0.0
             b.com[i] = (0.0, 0.0)
+        b.extent[i] = self._extent(key, b.com[i])
         # Keep the velocity of the material points: the centre moved, v follows w x d.
         c, s = math.cos(b.angle[i]), math.sin(b.angle[i])
         dx, dy = b.com[i] - old_com
         wx, wy = c * dx - s * dy, s * dx + c * dy
         b.vel[i, 0] -= b.angvel[i] * wy
         b.vel[i, 1] += b.angvel[i] * wx
+
+    def _extent(self, key, com):
+        """Largest distance from the centre of mass to the surface of the body's shapes."""
+        far = 0.0
+        for h in self._body_shapes.get(key, ()):
+            d = np.hypot(*(h.shape._verts - com).T).max() + h.shape._radius
+            far = max(far, float(d))
+        return far
 
     def _override_mass(self, body, mass=None, inertia=None):
         self._check_unlocked()
@@ -486,13 +496,13 @@ class World:
         self._check_unlocked()
         self._locked = True
         try:
-            self._broadphase()
-            self._narrowphase()
+            self._broadphase(dt)
+            self._narrowphase(dt)
             self._solve(dt)
         finally:
             self._locked = False
 
-    def _broadphase(self):
+    def _broadphase(self, dt):
         P, b = self._p, self._b
         n_p = self._p_used
         if self._moved.size < n_p:
@@ -500,8 +510,8 @@ class World:
         tree = self._tree
         moved_count = _px.refresh_proxies(
             P.alive[:n_p], P.body[:n_p], P.start[:n_p], P.count[:n_p], P.radius[:n_p],
-            P.node[:n_p], P.fat[:n_p], self._g.verts, b.btype, b.pos, b.angle,
-            K.SPECULATIVE_DISTANCE, K.AABB_MARGIN, K.AABB_MARGIN_FRACTION, *tree.arrays, self._moved)
+            P.node[:n_p], P.fat[:n_p], self._g.verts, b.btype, b.pos, b.angle, b.vel, b.angvel,
+            b.extent, dt, K.SPECULATIVE_DISTANCE, K.AABB_MARGIN, K.AABB_MARGIN_FRACTION, *tree.arrays, self._moved)
         moved = self._moved[:moved_count]
         if self._teleported:
             extra_dyn = [node for st, node in self._teleported if not st]
@@ -516,7 +526,7 @@ class World:
             keys = _bp.tree_find_pairs(*tree.arrays, *self._static_tree.arrays, moved, P.body, P.dynamic)
             self._add_pairs(keys)
 
-    def _narrowphase(self):
+    def _narrowphase(self, dt):
         m = self._pair_key.size
         if m == 0:
             return
@@ -524,8 +534,8 @@ class World:
         keep = np.empty(m, np.uint8)
         _np.update_contacts(self._pair_a, self._pair_b, self._rows, keep,
                             P.body, P.start, P.count, P.radius, P.friction, P.restitution, P.fat,
-                            self._g.verts, self._g.norms, b.pos, b.angle, b.com,
-                            K.SPECULATIVE_DISTANCE, 0.1 * K.LINEAR_SLOP, self._mixing)
+                            self._g.verts, self._g.norms, b.pos, b.angle, b.com, b.vel,
+                            b.angvel, b.extent, dt, K.SPECULATIVE_DISTANCE, 0.1 * K.LINEAR_SLOP, self._mixing)
         self._keep_pairs(keep.view(np.bool_))
 
     def _solve(self, dt):

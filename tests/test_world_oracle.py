@@ -166,9 +166,10 @@ X_B = 2.0
 DENS_A, DENS_B = 1.0, 2.0  # unit boxes: m_A = 1 kg, m_B = 2 kg
 HEADON_STEPS = 90  # 1.5 s
 # Gap between the faces at the start of the step in which they meet (t = 0.75 s): 1 cm is within
-# the engine's speculative margin (4 slop = 2 cm), so the contact acts before any overlap;
-# 3 cm is not, so the boxes overlap 3.7 cm before the contact acts ("late"). Both meet mid-step
-# (t = 0.7525 s and 0.7575 s), away from a tie at a step boundary.
+# the fixed speculative distance (4 slop = 2 cm); 3 cm is only caught if the speculative margin
+# also covers the step's closing travel (6.7 cm). Without that the boxes overlapped 3.7 cm, were
+# pushed apart and even a perfectly inelastic impact separated at 0.09 m/s and spun at 0.1
+# rad/s ("late"). Both meet mid-step (t = 0.7525 s and 0.7575 s), away from a step boundary.
 PHASES = {"caught": 0.01, "late": 0.03}
 
 
@@ -204,14 +205,8 @@ _RESTITUTION_BUG = pytest.mark.xfail(strict=True, reason=(
     "engine bug: restitution is applied in one sequential pass over a manifold's points (as "
     "Box2D v3's b2ApplyOverflowRestitution, whose comment says iterating would be more "
     "accurate). For two face-to-face points the first point takes most of the impulse: the "
-    "boxes separate too slowly (e = 1: 3.52 m/s instead of 4) and spin (0.64 rad/s). "
+    "boxes separate too slowly (e = 1: 3.4 m/s instead of 4) and spin (0.85 rad/s). "
     "Iterating the pass over the points until it converges gives the closed form."))
-_LATE_CONTACT_BUG = pytest.mark.xfail(strict=True, reason=(
-    "engine bug: a contact that starts late (gap > speculative margin 2 cm at the start of the "
-    "step, 6.7 cm closing per step) first overlaps 3.7 cm and is then pushed out at up to "
-    "MAX_PUSHOUT_SPEED; the relax pass cannot take back all of the push-out velocity, so even "
-    "a perfectly inelastic impact separates at 0.09 m/s (2 % of the impact speed) and spins "
-    "(0.1 rad/s) -- energy the collision should have removed."))
 
 
 @pytest.mark.parametrize("phase", PHASES)
@@ -232,9 +227,7 @@ def test_head_on_momentum_conserved(sim, shape_e, phase):
 @pytest.mark.parametrize("shape_e", [0.0, 0.5, 1.0])  # mixed (product): 0, 0.25, 1
 @pytest.mark.parametrize("sim", SIMS)
 def test_head_on_matches_closed_form(request, sim, shape_e, phase):
-    if sim == "engine" and phase == "late":
-        request.applymarker(_LATE_CONTACT_BUG)
-    elif sim == "engine" and shape_e > 0.0:
+    if sim == "engine" and shape_e > 0.0:
         request.applymarker(_RESTITUTION_BUG)
     e = shape_e * shape_e
     tr = headon(shape_e, phase)[sim]
@@ -251,7 +244,7 @@ def test_head_on_matches_closed_form(request, sim, shape_e, phase):
     # at most 1 % of the impact speed, |w| < 0.04 / 0.71 = 0.056 rad/s.
     assert np.all(np.abs(w) < 0.056)
     # Positions 0.74 s after the impact: within 0.07 m, one step of closing travel (4 m/s * DT),
-    # the granularity at which the engine detects contacts (pymunk: every substep).
+    # the granularity at which the engine computes manifolds (pymunk: every substep).
     x = tr["pos"][-1, :, 0]
     assert abs(x[0] - xa) < 0.07 and abs(x[1] - xb) < 0.07
 
@@ -293,16 +286,17 @@ def test_box_lands_flat(landing, sim):
     y = tr["pos"][:, 1, 1]
     t_land = _landing_time(tr)
     first_step_after = math.ceil(T_LAND / DT) * DT
-    # Landing time: the first step ending after the analytic contact time, or (engine only) the
-    # step after it. The engine's speculative margin (4 slop = 2 cm) is shorter than the 7.5 cm
-    # the box falls in that step, so the contact can only act one step later, after the box
-    # has sunk in; pymunk detects the overlap within a substep. Never earlier (a box stopped
-    # in mid-air, e.g. by an oversized speculative contact, fails).
-    late = 2 if sim == "engine" else 1
-    assert first_step_after - 1e-9 <= t_land <= first_step_after + (late - 1) * DT + 1e-9
-    # Impact penetration: at most one step of travel at the impact speed (g T_LAND * DT = 7.5 cm)
-    # for the reason above; a box falling through the ground fails.
-    assert y.min() > 0.5 - G * T_LAND * DT
+    # Landing time: the end of the step that contains the analytic contact time. pymunk detects
+    # the overlap within a substep; the engine's speculative contact must exist before the step
+    # in which the box (falling 7.5 cm per step, more than the fixed speculative distance of
+    # 2 cm) reaches the ground, and stop it there. A contact acting a step late (the box sinks
+    # in first) or a step early (stopped in mid-air) fails.
+    assert first_step_after - 1e-9 <= t_land <= first_step_after + 1e-9
+    # Impact penetration: pymunk lets the box sink up to one substep of fall (4.5 m/s * DT / 8
+    # = 9 mm) beyond its slop before the overlap is seen; the speculative contact stops the
+    # engine's box at the surface (within slop). 1.5 slop + 9 mm bounds both; a box that sinks
+    # in for a step (7.5 cm) or falls through fails.
+    assert y.min() > 0.5 - 1.5 * K.LINEAR_SLOP - G * T_LAND * DT / K.SUBSTEPS
     # At rest after 1 s: within 0.5 mm of the design rest height (a tenth of the slop; measured
     # residue is < 0.05 mm for both) and no bounce (restitution 0) after settling.
     settled = y[60:]
@@ -316,8 +310,8 @@ def test_box_lands_flat(landing, sim):
 
 def test_box_landing_engine_matches_pymunk(landing):
     e, p = landing["engine"], landing["pymunk"]
-    # landing within one step of each other (engine: at most one step late, see above)
-    assert abs(_landing_time(e) - _landing_time(p)) <= DT + 1e-9
+    # landing in the same step (see test_box_lands_flat)
+    assert abs(_landing_time(e) - _landing_time(p)) <= 1e-9
     # rest heights differ by pymunk's slop only: |diff| <= slop + 0.5 mm
     assert abs(e["pos"][-1, 1, 1] - p["pos"][-1, 1, 1]) <= 1.1 * K.LINEAR_SLOP
     # the free-fall part (before the analytic landing) is identical to discretisation accuracy:

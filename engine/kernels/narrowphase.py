@@ -24,7 +24,7 @@ MIX_PYMUNK = 1  # friction a*b, restitution a*b (Chipmunk's rule)
 def update_contacts(pair_a, pair_b, rows, keep,
                     piece_body, piece_start, piece_count, piece_radius, piece_friction,
                     piece_restitution, piece_fat, verts, norms,
-                    pos, angle, com, margin, flip_tol, mixing):
+                    pos, angle, com, vel, angvel, extent, dt, margin, flip_tol, mixing):
     """Recompute the manifold of every tracked pair.
 
     Parameters
@@ -40,8 +40,15 @@ def update_contacts(pair_a, pair_b, rows, keep,
         friction, restitution, fat AABB (n, 4)); ``verts``/``norms`` (v, 2) the
         geometry pool in body-local coordinates.
     pos, angle, com : body origin (n, 2), angle (n,), local centre of mass (n, 2).
+    vel, angvel, extent : body velocity (n, 2), angular velocity (n,) and the largest
+        distance from the centre of mass to its shapes' surface (n,).
+    dt : float
+        The coming step.
     margin : float
-        Speculative distance: points up to this separation are kept.
+        Speculative distance: points up to this separation are kept, plus as far as
+        the two bodies can approach each other in ``dt``: a contact that can close
+        within the step exists before it does (Firth 2011, "speculative contacts"),
+        so ordinary speeds never need a sweep.
     flip_tol : float
         Reference-face hysteresis (see ``manifold.collide_pieces``).
     mixing : int
@@ -77,11 +84,15 @@ def update_contacts(pair_a, pair_b, rows, keep,
         sa = rot[ba, 1]
         cb = rot[bb, 0]
         sb = rot[bb, 1]
+        dvx = vel[bb, 0] - vel[ba, 0]
+        dvy = vel[bb, 1] - vel[ba, 1]
+        reach = dt * (math.sqrt(dvx * dvx + dvy * dvy) + abs(angvel[ba]) * extent[ba]
+                      + abs(angvel[bb]) * extent[bb])
         n = collide_pieces(verts, norms, piece_start[a], piece_count[a], piece_radius[a],
                            (pos[ba, 0], pos[ba, 1], ca, sa),
                            verts, norms, piece_start[b], piece_count[b], piece_radius[b],
                            (pos[bb, 0], pos[bb, 1], cb, sb),
-                           margin, flip_tol, scratch_v, scratch_n, man)
+                           margin + reach, flip_tol, scratch_v, scratch_n, man)
         old_count = int(rows[i, C_COUNT])
         for p in range(old_count):
             base = C_POINTS + p * P_STRIDE

@@ -38,9 +38,13 @@ def fat_margin(maxx, maxy, minx, miny, margin, fraction):
 
 @njit
 def refresh_proxies(piece_alive, piece_body, piece_start, piece_count, piece_radius, piece_node,
-                    piece_fat, verts, btype, pos, angle, speculative, margin, fraction,
-                    aabb, parent, child1, child2, height, user, meta, moved):
+                    piece_fat, verts, btype, pos, angle, vel, angvel, extent, dt, speculative,
+                    margin, fraction, aabb, parent, child1, child2, height, user, meta, moved):
     """Re-box the pieces of moving bodies; reinsert those that left their fat box.
+
+    The tight box is grown by the speculative distance plus how far the body can move
+    in the coming step, ``dt * (|v| + |w| * extent)``, so pairs that may touch during
+    the step are tracked before they do (speculative contacts, Firth 2011).
 
     The seven tree arrays are the moving-body tree's (layout in ``aabb_tree``).
     ``moved`` int32 (>= pieces,) receives the tree leaves that were reinserted; the
@@ -55,8 +59,9 @@ def refresh_proxies(piece_alive, piece_body, piece_start, piece_count, piece_rad
             continue
         c = math.cos(angle[b])
         s = math.sin(angle[b])
+        reach = dt * (math.sqrt(vel[b, 0] ** 2 + vel[b, 1] ** 2) + abs(angvel[b]) * extent[b])
         x0, y0, x1, y1 = piece_box(verts, piece_start[i], piece_count[i], piece_radius[i],
-                                   pos[b, 0], pos[b, 1], c, s, speculative)
+                                   pos[b, 0], pos[b, 1], c, s, speculative + reach)
         f = piece_fat[i]
         if x0 >= f[0] and y0 >= f[1] and x1 <= f[2] and y1 <= f[3]:
             continue

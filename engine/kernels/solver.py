@@ -104,7 +104,7 @@ def _warm_start(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel):
 
 @njit
 def _solve(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, dp, dq, inv_h,
-           soft_dyn, soft_static, pushout, use_bias):
+           soft_dyn, soft_static, pushout, use_bias, reverse):
     for i in range(rows.shape[0]):
         count = int(rows[i, C_COUNT])
         if count == 0:
@@ -130,7 +130,8 @@ def _solve(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, dp, dq, inv_h,
         qsa = dq[a, 1]
         qcb = dq[b, 0]
         qsb = dq[b, 1]
-        for p in range(count):
+        for q in range(count):
+            p = count - 1 - q if reverse else q
             base = C_POINTS + p * P_STRIDE
             rax = rows[i, base + P_RAX]
             ray = rows[i, base + P_RAY]
@@ -161,6 +162,11 @@ def _solve(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, dp, dq, inv_h,
             imp = new - acc
             rows[i, base + P_NI] = new
             if new > rows[i, base + P_MAXNI]:
+                if rows[i, base + P_MAXNI] == 0.0 and vn < rows[i, base + P_RELV]:
+                    # First push of a speculative point: the bodies meet now, after
+                    # gravity sped them up since the step began. Restitution answers
+                    # this impact speed, not the one the step started with.
+                    rows[i, base + P_RELV] = vn
                 rows[i, base + P_MAXNI] = new
             px = imp * nx
             py = imp * ny
@@ -176,7 +182,8 @@ def _solve(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, dp, dq, inv_h,
             tx = ny
             ty = -nx
             friction = rows[i, C_FRICTION]
-            for p in range(count):
+            for q in range(count):
+                p = count - 1 - q if reverse else q
                 base = C_POINTS + p * P_STRIDE
                 rax = rows[i, base + P_RAX]
                 ray = rows[i, base + P_RAY]
@@ -293,15 +300,18 @@ def step_bodies(dt, substeps, gx, gy, hertz, zeta, pushout, restitution_threshol
     soft_static = _softness(min(2.0 * hertz, 0.25 * inv_h), zeta, h)
 
     _prepare(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel)
-    for _ in range(substeps):
+    for sub in range(substeps):
+        # Alternate the order of a manifold's two points between substeps so that the
+        # Gauss-Seidel bias of solving one point first does not accumulate into spin.
+        reverse = sub % 2 == 1
         integrate_velocities(h, gx, gy, btype, inv_mass, inv_inertia, force, torque,
                              lin_damp, ang_damp, gravity_scale, vel, angvel, max_speed, max_rotation)
         _warm_start(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel)
         _solve(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, dp, dq, inv_h,
-               soft_dyn, soft_static, pushout, True)
+               soft_dyn, soft_static, pushout, True, reverse)
         integrate_positions(h, btype, vel, angvel, center, angle, center0, angle0, dp, dq)
         _solve(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, dp, dq, inv_h,
-               soft_dyn, soft_static, pushout, False)
+               soft_dyn, soft_static, pushout, False, reverse)
     _restitution(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, restitution_threshold)
 
     for i in range(n):
