@@ -31,7 +31,6 @@ startup  wall time of ``import`` + building pyramid20 + the first step in a fres
 """
 import argparse
 import json
-import math
 import os
 import statistics
 import subprocess
@@ -318,7 +317,7 @@ def plot_steps(results, path):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n")[0],
+    p = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--quick", action="store_true",
                    help="CI smoke: 30 steps, 3 warm-up steps; sections step,read unless --sections")

@@ -102,10 +102,10 @@ def collide(shape_a, pose_a, shape_b, pose_b):
             continue
         for p in range(int(row[_k.M_COUNT])):
             b = _k.M_P1X + 4 * p
-            points.append((row[b], row[b + 1]))
+            points.append((row[b] + 0.0, row[b + 1] + 0.0))  # + 0.0 turns -0.0 into 0.0
             seps.append(row[b + 2])
             ids.append(int(row[b + 3]))
-    normal = (deepest[_k.M_NX], deepest[_k.M_NY])
+    normal = (deepest[_k.M_NX] + 0.0, deepest[_k.M_NY] + 0.0)
     return Manifold(normal, float(-sep), tuple(points), tuple(seps), tuple(ids))
 
 

@@ -263,13 +263,14 @@ def convex_shapes(draw):
         return Circle(size, center=(draw(st.floats(-1, 1)) * size, draw(st.floats(-1, 1)) * size))
     if kind == "capsule":
         ang = draw(st.floats(-math.pi, math.pi))
-        return Segment((0.0, 0.0), (size * math.cos(ang), size * math.sin(ang)), draw(st.floats(0.0, 1.0)) * size)
+        radius = draw(st.one_of(st.just(0.0), st.floats(0.01, 1.0))) * size
+        return Segment((0.0, 0.0), (size * math.cos(ang), size * math.sin(ang)), radius)
     n = draw(st.integers(3, 8))
     gaps = draw(st.lists(st.floats(0.2, 1.0), min_size=n, max_size=n))
     ang = np.cumsum(gaps) / sum(gaps) * 2.0 * math.pi
     aspect = draw(st.floats(0.2, 1.0))
     pts = np.column_stack((size * np.cos(ang), aspect * size * np.sin(ang)))
-    return Polygon(pts, draw(st.floats(0.0, 0.5)) * size if kind == "rounded" else 0.0)
+    return Polygon(pts, draw(st.floats(0.01, 0.5)) * size if kind == "rounded" else 0.0)
 
 
 def _reach(shape):
@@ -316,7 +317,11 @@ def test_symmetry(pair):
     """collide(B, A) is the same contact seen from B: negated normal, same depth."""
     sa, pa, sb, pb = pair
     m, r = collide(sa, pa, sb, pb), collide(sb, pb, sa, pa)
-    assert (m is None) == (r is None)
+    if (m is None) != (r is None):
+        # Only a pair touching to within rounding (coordinates ~10: ~1e-15) may be seen
+        # overlapping from one side and not from the other.
+        assert (m or r).depth < 1e-12, (m, r)
+        return
     if m is None:
         return
     assert r.depth == pytest.approx(m.depth, rel=1e-12, abs=1e-12)

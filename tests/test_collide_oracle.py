@@ -37,6 +37,17 @@ Quirks of pymunk, normalised here (each marked ``QUIRK`` where it is handled):
    That is a tie like any other and is counted as one.
 9. Shapes must be re-posed with ``cache_bb()`` after moving their body outside a space, or
    Chipmunk collides them at their old transform.
+10. pymunk is wrong on some exactly aligned pairs (grid poses, right angles): its GJK/EPA
+    degenerates, e.g. a circle whose centre is on the extension of a box edge gets the wrong
+    depth, two perpendicular capsules 3.5 m apart are reported overlapping, a box nested in
+    another is reported as touching. Those comparisons are not relaxed but replaced: the
+    truth (the reference below) is confirmed by GEOS (shapely) and ours is tested against
+    it. This is allowed for the grid pairs and hypothesis only, asserted never to happen on
+    generic random pairs, and counted.
+
+Independently of pymunk, every result is also checked against ``reference()``: the exact
+core distance (cores apart) or SAT over both cores' face normals (cores overlapping), which
+is also what detects ties.
 """
 import functools
 import itertools
@@ -428,12 +439,15 @@ def test_random_pairs_match_pymunk(kind_a, kind_b):
     tally = Tally()
     for i in range(PAIRS_PER_COMBO):
         snapped = i % SNAPPED_EVERY == 0
+        ties = tally.ties
         check_pair(*random_pair(rng, kind_a, kind_b, snapped), tally, snapped)
+        assert snapped or tally.ties == ties, "a tie on a generic random pair"
     assert tally.compared == 2 * PAIRS_PER_COMBO
     # Most pairs touch, and most contacts had their normals and points compared.
     assert tally.contacts >= 0.4 * tally.compared
+    assert tally.points_compared + tally.deepest_only >= 0.97 * tally.contacts, vars(tally)
     # Ties only come from the axis-aligned grid pairs, and are a small part of everything.
-    assert tally.ties <= 0.02 * tally.compared, vars(tally)
+    assert tally.ties <= 0.01 * tally.compared, vars(tally)
     assert tally.near_touch <= 0.05 * tally.compared, vars(tally)
     # pymunk's failures are confined to the grid pairs (asserted per pair) and are few.
     assert tally.pymunk_wrong <= 0.1 * tally.compared / SNAPPED_EVERY, vars(tally)

@@ -100,7 +100,7 @@ def test_box_vertices_with_angle_and_center():
     box = Polygon.box(4.0, 2.0, center=(1.0, 2.0), angle=math.pi / 6)
     c, s = math.cos(math.pi / 6), math.sin(math.pi / 6)
     want = [(1.0 + c * x - s * y, 2.0 + s * x + c * y) for x, y in [(-2, -1), (2, -1), (2, 1), (-2, 1)]]
-    assert box.vertices.tolist() == pytest.approx(want, abs=1e-15)
+    assert np.allclose(box.vertices, want, rtol=0.0, atol=1e-15)
     # the local frame is not moved: the centre is a centroid offset, not a pose
     assert box.centroid == pytest.approx((1.0, 2.0), abs=1e-15)
     rounded = Polygon.box(4.0, 2.0, angle=0.2, radius=0.25)

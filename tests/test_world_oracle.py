@@ -125,12 +125,7 @@ def test_rolling_disc_distance_matches_closed_form(rolling, sim):
 
 
 @pytest.mark.parametrize("sim", [
-    pytest.param("engine", marks=pytest.mark.xfail(strict=True, reason=(
-        "engine bug: the solver predicts a contact's separation by rotating the contact anchor "
-        "with the body (rot(dq) r), right for a polygon vertex but not for a circle, whose "
-        "support point does not turn with it. A rolling disc's contact appears to lift off by "
-        "r (1 - cos(w dt)) within a step, goes speculative in late substeps, loses normal "
-        "impulse and so friction: slip ~0.04 m/s (1.1 % of v) after 1 s."))),
+    "engine",
     "pymunk",
 ])
 def test_rolling_disc_does_not_slip(rolling, sim):
@@ -201,14 +196,6 @@ def headon_truth(e, phase, t):
     return va, vb, xa, xb
 
 
-_RESTITUTION_BUG = pytest.mark.xfail(strict=True, reason=(
-    "engine bug: restitution is applied in one sequential pass over a manifold's points (as "
-    "Box2D v3's b2ApplyOverflowRestitution, whose comment says iterating would be more "
-    "accurate). For two face-to-face points the first point takes most of the impulse: the "
-    "boxes separate too slowly (e = 1: 3.4 m/s instead of 4) and spin (0.85 rad/s). "
-    "Iterating the pass over the points until it converges gives the closed form."))
-
-
 @pytest.mark.parametrize("phase", PHASES)
 @pytest.mark.parametrize("shape_e", [0.0, 0.5, 1.0])  # mixed (product): 0, 0.25, 1
 @pytest.mark.parametrize("sim", SIMS)
@@ -227,8 +214,6 @@ def test_head_on_momentum_conserved(sim, shape_e, phase):
 @pytest.mark.parametrize("shape_e", [0.0, 0.5, 1.0])  # mixed (product): 0, 0.25, 1
 @pytest.mark.parametrize("sim", SIMS)
 def test_head_on_matches_closed_form(request, sim, shape_e, phase):
-    if sim == "engine" and shape_e > 0.0:
-        request.applymarker(_RESTITUTION_BUG)
     e = shape_e * shape_e
     tr = headon(shape_e, phase)[sim]
     v = tr["vel"][-1]

@@ -30,7 +30,7 @@ P_RAY = 1
 P_RBX = 2  # anchor on B relative to B's centre of mass
 P_RBY = 3
 P_SEP = 4  # separation when the manifold was computed (< 0: overlap)
-P_ADJ = 5  # separation minus dot(rB - rA, n): lets substeps predict the separation
+P_ADJ = 5  # separation minus dot(qB - qA, n): lets substeps predict the separation
 P_NI = 6  # accumulated normal impulse (kept across steps for warm starting)
 P_TI = 7  # accumulated tangent impulse
 P_NMASS = 8  # effective mass along the normal
@@ -38,7 +38,16 @@ P_TMASS = 9  # effective mass along the tangent
 P_RELV = 10  # normal approach speed before solving (for restitution)
 P_MAXNI = 11  # largest normal impulse this step (0: a speculative point that never touched)
 P_ID = 12  # feature id (matches points across steps)
-P_STRIDE = 13
+# Core points behind the contact on A and B, relative to each centre of mass: the
+# material points whose motion predicts the separation within the step. For a polygon
+# corner this is the anchor itself; for a circle it is its centre (a rolling circle's
+# contact stays at the bottom while the body turns; Box2D rotates the anchor instead,
+# which makes rolling circles slip).
+P_QAX = 13
+P_QAY = 14
+P_QBX = 15
+P_QBY = 16
+P_STRIDE = 17
 
 MAX_POINTS = 2
 CONTACT_SIZE = C_POINTS + MAX_POINTS * P_STRIDE

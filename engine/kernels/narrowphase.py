@@ -11,8 +11,8 @@ import numpy as np
 
 from ._jit import njit
 from .layout import (C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, C_TOUCHING,
-                     CONTACT_SIZE, MAX_POINTS, P_ADJ, P_ID, P_MAXNI, P_NI, P_RAX, P_RAY,
-                     P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI)
+                     CONTACT_SIZE, MAX_POINTS, P_ADJ, P_ID, P_MAXNI, P_NI, P_QAX, P_QAY,
+                     P_QBX, P_QBY, P_RAX, P_RAY, P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI)
 from .manifold import (M_COUNT, M_ID1, M_NX, M_NY, M_P1X, M_P1Y, M_S1, MANIFOLD_SIZE,
                        collide_pieces)
 
@@ -134,7 +134,19 @@ def update_contacts(pair_a, pair_b, rows, keep,
             rows[i, base + P_RBX] = rbx
             rows[i, base + P_RBY] = rby
             rows[i, base + P_SEP] = sep
-            rows[i, base + P_ADJ] = sep - ((rbx - rax) * nx + (rby - ray) * ny)
+            # core points: the surfaces are sep apart around p, each core its radius
+            # behind its surface
+            ha = 0.5 * sep + piece_radius[a]
+            hb = 0.5 * sep + piece_radius[b]
+            qax = rax - ha * nx
+            qay = ray - ha * ny
+            qbx = rbx + hb * nx
+            qby = rby + hb * ny
+            rows[i, base + P_QAX] = qax
+            rows[i, base + P_QAY] = qay
+            rows[i, base + P_QBX] = qbx
+            rows[i, base + P_QBY] = qby
+            rows[i, base + P_ADJ] = sep - ((qbx - qax) * nx + (qby - qay) * ny)
             rows[i, base + P_ID] = fid
             rows[i, base + P_MAXNI] = 0.0
             ni = 0.0

@@ -11,7 +11,7 @@ from engine.aabb_tree import AABBTree
 from engine.kernels import aabb_tree as K
 from engine.kernels.broadphase import tree_find_pairs
 
-FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def boxes(spread):
