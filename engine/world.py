@@ -18,6 +18,7 @@ from .aabb_tree import AABBTree
 from .body import Body, BodyType
 from .kernels import broadphase as _bp
 from .kernels import narrowphase as _np
+from .kernels import pairs as _pairs
 from .kernels import proxies as _px
 from .kernels import solver as _sv
 from .kernels.layout import CONTACT_SIZE, DYNAMIC, STATIC
@@ -150,10 +151,9 @@ class World:
         self._tree = AABBTree()  # moving pieces (dynamic and kinematic bodies)
         self._static_tree = AABBTree()
         self._teleported = []
-        self._pair_key = np.empty(0, np.int64)
-        self._pair_a = np.empty(0, np.int32)
-        self._pair_b = np.empty(0, np.int32)
-        self._rows = np.empty((0, CONTACT_SIZE))
+        self._pair_key = np.empty(0, np.int64)  # sorted (piece_a << 32) | piece_b
+        self._rows = np.empty((0, CONTACT_SIZE))  # one contact row per pair
+        self._pair_body = np.empty((2, 16), np.int32)  # bodies of each pair, by the narrowphase
         self._moved = np.empty(16, np.int32)
         self._locked = False
 
@@ -364,7 +364,8 @@ class World:
             self._tree_of(p).remove(int(self._p.node[p]))
             self._p.reset_row(p)
             self._p_free.append(int(p))
-        dead = np.isin(self._pair_a, handle._pieces) | np.isin(self._pair_b, handle._pieces)
+        a, b = self._pair_pieces()
+        dead = np.isin(a, handle._pieces) | np.isin(b, handle._pieces)
         self._keep_pairs(~dead)
 
     def _new_piece(self):
@@ -454,34 +455,30 @@ class World:
             self._b.inv_inertia[i] = 1.0 / j if j > 0.0 else 0.0
 
     # -- contacts bookkeeping -------------------------------------------------------------
+    def _pair_pieces(self):
+        return self._pair_key >> 32, self._pair_key & _pairs.PIECE_MASK
+
+    def _reserve_pair_bodies(self):
+        m = self._pair_key.size
+        if self._pair_body.shape[1] < m:
+            grown = np.empty((2, 2 * m), np.int32)
+            grown[:, : self._pair_body.shape[1]] = self._pair_body
+            self._pair_body = grown
+
     def _keep_pairs(self, keep):
-        if keep.all():
-            return
-        self._pair_key = self._pair_key[keep]
-        self._pair_a = self._pair_a[keep]
-        self._pair_b = self._pair_b[keep]
-        self._rows = self._rows[keep]
+        self._reserve_pair_bodies()
+        m = _pairs.compact_pairs(self._pair_key, self._rows, self._pair_body, keep)
+        self._pair_key = self._pair_key[:m]
+        self._rows = self._rows[:m]
 
     def _drop_contacts_of_body(self, i):
+        a, b = self._pair_pieces()
         pb = self._p.body
-        self._keep_pairs((pb[self._pair_a] != i) & (pb[self._pair_b] != i))
+        self._keep_pairs((pb[a] != i) & (pb[b] != i))
 
     def _add_pairs(self, keys):
-        if keys.size == 0:
-            return
-        merged = np.union1d(self._pair_key, keys)
-        if merged.size == self._pair_key.size:
-            return
-        src = np.searchsorted(self._pair_key, merged)
-        src_clip = np.minimum(src, max(self._pair_key.size - 1, 0))
-        old = (src < self._pair_key.size) & (self._pair_key[src_clip] == merged) if self._pair_key.size else \
-            np.zeros(merged.size, dtype=bool)
-        rows = np.zeros((merged.size, CONTACT_SIZE))
-        rows[old] = self._rows[src[old]]
-        self._rows = rows
-        self._pair_key = merged
-        self._pair_a = (merged >> 32).astype(np.int32)
-        self._pair_b = (merged & 0xFFFFFFFF).astype(np.int32)
+        if keys.size:
+            self._pair_key, self._rows = _pairs.merge_pairs(self._pair_key, self._rows, keys)
 
     # -- the step ---------------------------------------------------------------------------
     def step(self, dt):
@@ -530,27 +527,29 @@ class World:
         m = self._pair_key.size
         if m == 0:
             return
+        self._reserve_pair_bodies()
         P, b = self._p, self._b
         keep = np.empty(m, np.uint8)
-        _np.update_contacts(self._pair_a, self._pair_b, self._rows, keep,
+        _np.update_contacts(self._pair_key, self._rows, keep, self._pair_body,
                             P.body, P.start, P.count, P.radius, P.friction, P.restitution, P.fat,
                             self._g.verts, self._g.norms, b.pos, b.angle, b.com, b.vel,
-                            b.angvel, b.extent, dt, K.SPECULATIVE_DISTANCE, 0.1 * K.LINEAR_SLOP, self._mixing)
-        self._keep_pairs(keep.view(np.bool_))
+                            b.angvel, b.extent, dt, K.SPECULATIVE_DISTANCE, 0.1 * K.LINEAR_SLOP,
+                            self._mixing)
+        if not keep.all():
+            self._keep_pairs(keep)
 
     def _solve(self, dt):
         b, n = self._b, self._n
         if n == 0:
             return
-        cba = self._p.body[self._pair_a]
-        cbb = self._p.body[self._pair_b]
+        m = self._pair_key.size
         gx, gy = self._gravity
         _sv.step_bodies(dt, self.substeps, gx, gy, K.CONTACT_HERTZ, K.CONTACT_DAMPING_RATIO,
                         K.MAX_PUSHOUT_SPEED, K.RESTITUTION_THRESHOLD, K.MAX_LINEAR_SPEED,
                         K.MAX_ROTATION, b.btype[:n], b.inv_mass[:n], b.inv_inertia[:n], b.com[:n],
                         b.force[:n], b.torque[:n], b.lin_damp[:n], b.ang_damp[:n],
                         b.gravity_scale[:n], b.pos[:n], b.angle[:n], b.vel[:n], b.angvel[:n],
-                        cba, cbb, self._rows)
+                        self._pair_body[0, :m], self._pair_body[1, :m], self._rows)
 
     def __repr__(self):
         return f"<World {self._n} bodies, {self._pair_key.size} pairs, gravity={self._gravity}>"

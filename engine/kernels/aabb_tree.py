@@ -148,8 +148,8 @@ def _find_best_sibling(aabb, child1, child2, height, root, leaf):
             best_cost = direct + inherited
         # every node below pays for the growth of this one
         inherited += direct - area_base
-        c1 = child1[index]
-        c2 = child2[index]
+        c1 = np.int64(child1[index])
+        c2 = np.int64(child2[index])
         d1, a1, lower1, best, best_cost = _child_bound(aabb, height, c1, leaf, area_d, inherited, best, best_cost)
         d2, a2, lower2, best, best_cost = _child_bound(aabb, height, c2, leaf, area_d, inherited, best, best_cost)
         leaf1 = height[c1] == 0
@@ -177,16 +177,16 @@ def _rotate(aabb, parent, child1, child2, height, a):
     if height[a] < 2:
         return
     best_gain = 0.0
-    bx = by = bp = -1
+    bx = by = bp = np.int64(-1)
     for side in range(2):
-        x = child1[a] if side == 0 else child2[a]
-        p = child2[a] if side == 0 else child1[a]
+        x = np.int64(child1[a] if side == 0 else child2[a])
+        p = np.int64(child2[a] if side == 0 else child1[a])
         if height[p] == 0:
             continue
         base = _perimeter(aabb, p)
         for k in range(2):
-            y = child1[p] if k == 0 else child2[p]
-            z = child2[p] if k == 0 else child1[p]
+            y = np.int64(child1[p] if k == 0 else child2[p])
+            z = np.int64(child2[p] if k == 0 else child1[p])
             gain = base - _union_perimeter(aabb, x, z)
             if gain > best_gain:
                 best_gain = gain
@@ -212,7 +212,7 @@ def _insert_leaf(aabb, parent, child1, child2, height, user, meta, leaf):
         parent[leaf] = -1
         return
     sibling = _find_best_sibling(aabb, child1, child2, height, root, leaf)
-    old_parent = parent[sibling]
+    old_parent = np.int64(parent[sibling])
     node = _alloc(parent, child1, child2, height, user, meta)
     parent[node] = old_parent
     child1[node] = sibling
@@ -227,7 +227,7 @@ def _insert_leaf(aabb, parent, child1, child2, height, user, meta, leaf):
     while index >= 0:
         _refit(aabb, child1, child2, height, index)
         _rotate(aabb, parent, child1, child2, height, index)
-        index = parent[index]
+        index = np.int64(parent[index])
 
 
 @njit
@@ -237,9 +237,9 @@ def _remove_leaf(aabb, parent, child1, child2, height, user, meta, leaf):
     if leaf == meta[META_ROOT]:
         meta[META_ROOT] = -1
         return
-    p = parent[leaf]
-    grand = parent[p]
-    sibling = child2[p] if child1[p] == leaf else child1[p]
+    p = np.int64(parent[leaf])
+    grand = np.int64(parent[p])
+    sibling = np.int64(child2[p] if child1[p] == leaf else child1[p])
     parent[sibling] = grand
     if grand < 0:
         meta[META_ROOT] = sibling
@@ -250,7 +250,7 @@ def _remove_leaf(aabb, parent, child1, child2, height, user, meta, leaf):
     index = grand
     while index >= 0:
         _refit(aabb, child1, child2, height, index)
-        index = parent[index]
+        index = np.int64(parent[index])
 
 
 @njit
@@ -268,6 +268,7 @@ def tree_insert(aabb, parent, child1, child2, height, user, meta, minx, miny, ma
 @njit
 def tree_remove(aabb, parent, child1, child2, height, user, meta, leaf):
     """Remove a live leaf and return its node (and its parent) to the free list."""
+    leaf = np.int64(leaf)  # one type for the helpers, whatever int type the caller uses
     _remove_leaf(aabb, parent, child1, child2, height, user, meta, leaf)
     _release(parent, child1, child2, height, user, meta, leaf)
     meta[META_LEAVES] -= 1
@@ -276,7 +277,10 @@ def tree_remove(aabb, parent, child1, child2, height, user, meta, leaf):
 @njit
 def tree_move(aabb, parent, child1, child2, height, user, meta, leaf, minx, miny, maxx, maxy):
     """Give a live leaf a new box by reinsertion; the leaf keeps its node index, so a
-    shape's stored proxy id stays valid. Needs no free node (removal frees one)."""
+    shape's stored proxy id stays valid. Needs no free node (removal frees one).
+    Rotates like an insert: Box2D skips that on moves only because it rebuilds the
+    dynamic tree every step."""
+    leaf = np.int64(leaf)  # one type for the helpers, whatever int type the caller uses
     _remove_leaf(aabb, parent, child1, child2, height, user, meta, leaf)
     aabb[leaf, 0], aabb[leaf, 1], aabb[leaf, 2], aabb[leaf, 3] = minx, miny, maxx, maxy
     _insert_leaf(aabb, parent, child1, child2, height, user, meta, leaf)
@@ -421,8 +425,8 @@ def tree_rebuild(aabb, parent, child1, child2, height, user, meta):
     n = meta[META_LEAVES]
     if n < 2:
         return
-    leaves = np.empty(n, np.int32)
-    internal = np.empty(n - 1, np.int32)
+    leaves = np.empty(n, np.int64)
+    internal = np.empty(n - 1, np.int64)
     nl = ni = 0
     stack = np.empty(n, np.int32)  # height + 1 <= n entries
     stack[0] = meta[META_ROOT]

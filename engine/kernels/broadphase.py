@@ -70,7 +70,7 @@ def _heapsort(a):
         _sift_down(a, start, n)
     for end in range(n - 1, 0, -1):
         a[0], a[end] = a[end], a[0]
-        _sift_down(a, 0, end)
+        _sift_down(a, np.int64(0), end)
 
 
 @njit
@@ -88,7 +88,7 @@ def tree_find_pairs(aabb, parent, child1, child2, height, user, meta,
     give one key, and the order does not depend on the traversal.
     """
     keys = np.empty(max(16, 4 * moved.shape[0]), np.int64)
-    n = 0
+    n = np.int64(0)  # typed, so _collect_pairs is compiled once, not also for literal 0
     depth = 0
     if meta[META_ROOT] >= 0:
         depth = height[meta[META_ROOT]]
@@ -97,7 +97,7 @@ def tree_find_pairs(aabb, parent, child1, child2, height, user, meta,
     stack = np.empty(depth + 2, np.int32)
     box = np.empty(4, np.float64)
     for i in range(moved.shape[0]):
-        leaf = moved[i]
+        leaf = np.int64(moved[i])
         if leaf < 0 or leaf >= height.shape[0] or height[leaf] != 0:
             continue
         ua = user[leaf]
@@ -105,8 +105,8 @@ def tree_find_pairs(aabb, parent, child1, child2, height, user, meta,
             box[k] = aabb[leaf, k]
         keys, n = _collect_pairs(aabb, child1, child2, height, user, meta[META_ROOT], leaf, ua, box,
                                  user_body, user_dynamic, keys, n, stack)
-        keys, n = _collect_pairs(s_aabb, s_child1, s_child2, s_height, s_user, s_meta[META_ROOT], -1, ua, box,
-                                 user_body, user_dynamic, keys, n, stack)
+        keys, n = _collect_pairs(s_aabb, s_child1, s_child2, s_height, s_user, s_meta[META_ROOT], np.int64(-1),
+                                 ua, box, user_body, user_dynamic, keys, n, stack)
     _heapsort(keys[:n])
     m = 0
     for i in range(n):

@@ -21,7 +21,7 @@ MIX_PYMUNK = 1  # friction a*b, restitution a*b (Chipmunk's rule)
 
 
 @njit
-def update_contacts(pair_a, pair_b, rows, keep,
+def update_contacts(keys, rows, keep, pair_body,
                     piece_body, piece_start, piece_count, piece_radius, piece_friction,
                     piece_restitution, piece_fat, verts, norms,
                     pos, angle, com, vel, angvel, extent, dt, margin, flip_tol, mixing):
@@ -29,13 +29,15 @@ def update_contacts(pair_a, pair_b, rows, keep,
 
     Parameters
     ----------
-    pair_a, pair_b : int32 (m,)
-        Piece indices of each pair, ``pair_a < pair_b``.
+    keys : int64 (m,)
+        Pair keys ``(piece_a << 32) | piece_b``, ``piece_a < piece_b``.
     rows : float64 (m, CONTACT_SIZE)
         Contact rows; the previous step's impulses are read for warm starting and
         replaced by this step's manifold.
     keep : uint8 (m,)
         Set to 0 for pairs whose fat AABBs stopped overlapping, else 1.
+    pair_body : int32 (2, >= m)
+        Receives the bodies of each pair's two pieces (rows contiguous for the solver).
     piece_* : per-piece columns (body, first vertex row, vertex count, radius,
         friction, restitution, fat AABB (n, 4)); ``verts``/``norms`` (v, 2) the
         geometry pool in body-local coordinates.
@@ -54,7 +56,7 @@ def update_contacts(pair_a, pair_b, rows, keep,
     mixing : int
         MIX_BOX2D or MIX_PYMUNK.
     """
-    m = pair_a.shape[0]
+    m = keys.shape[0]
     kmax = 1
     for i in range(piece_count.shape[0]):
         kmax = max(kmax, piece_count[i])
@@ -71,8 +73,8 @@ def update_contacts(pair_a, pair_b, rows, keep,
     old_ni = np.empty(MAX_POINTS)
     old_ti = np.empty(MAX_POINTS)
     for i in range(m):
-        a = pair_a[i]
-        b = pair_b[i]
+        a = keys[i] >> 32
+        b = keys[i] & 0xFFFFFFFF
         if (piece_fat[a, 0] > piece_fat[b, 2] or piece_fat[b, 0] > piece_fat[a, 2]
                 or piece_fat[a, 1] > piece_fat[b, 3] or piece_fat[b, 1] > piece_fat[a, 3]):
             keep[i] = 0
@@ -80,6 +82,8 @@ def update_contacts(pair_a, pair_b, rows, keep,
         keep[i] = 1
         ba = piece_body[a]
         bb = piece_body[b]
+        pair_body[0, i] = ba
+        pair_body[1, i] = bb
         ca = rot[ba, 0]
         sa = rot[ba, 1]
         cb = rot[bb, 0]

@@ -9,7 +9,7 @@ margin since they do not move).
 import math
 
 from ._jit import njit
-from .aabb_tree import tree_move
+from .aabb_tree import META_LEAVES, tree_move, tree_rebuild
 from .layout import STATIC
 
 
@@ -40,15 +40,19 @@ def fat_margin(maxx, maxy, minx, miny, margin, fraction):
 def refresh_proxies(piece_alive, piece_body, piece_start, piece_count, piece_radius, piece_node,
                     piece_fat, verts, btype, pos, angle, vel, angvel, extent, dt, speculative,
                     margin, fraction, aabb, parent, child1, child2, height, user, meta, moved):
-    """Re-box the pieces of moving bodies; reinsert those that left their fat box.
+    """Re-box the pieces of moving bodies; update the tree for those that left their fat box.
 
-    The tight box is grown by the speculative distance plus how far the body can move
-    in the coming step, ``dt * (|v| + |w| * extent)``, so pairs that may touch during
+    The tight box is swept along the body's motion over the coming step (the box at
+    the start united with the box moved by ``v dt``), grown for rotation by
+    ``|w| extent dt`` and by the speculative distance, so pairs that may touch during
     the step are tracked before they do (speculative contacts, Firth 2011).
 
     The seven tree arrays are the moving-body tree's (layout in ``aabb_tree``).
-    ``moved`` int32 (>= pieces,) receives the tree leaves that were reinserted; the
-    return value is how many. Those are the only proxies that can form new pairs.
+    ``moved`` int32 (>= pieces,) receives the leaves whose fat box changed; the return
+    value is how many. Those are the only proxies that can form new pairs. When more
+    than a quarter of the leaves moved (a falling pile), rebuilding the tree top-down
+    once is cheaper than removing and reinserting each of them (Box2D rebuilds
+    enlarged subtrees every step for the same reason).
     """
     n_moved = 0
     for i in range(piece_alive.shape[0]):
@@ -59,9 +63,15 @@ def refresh_proxies(piece_alive, piece_body, piece_start, piece_count, piece_rad
             continue
         c = math.cos(angle[b])
         s = math.sin(angle[b])
-        reach = dt * (math.sqrt(vel[b, 0] ** 2 + vel[b, 1] ** 2) + abs(angvel[b]) * extent[b])
+        turn = dt * abs(angvel[b]) * extent[b]
         x0, y0, x1, y1 = piece_box(verts, piece_start[i], piece_count[i], piece_radius[i],
-                                   pos[b, 0], pos[b, 1], c, s, speculative + reach)
+                                   pos[b, 0], pos[b, 1], c, s, speculative + turn)
+        tx = dt * vel[b, 0]
+        ty = dt * vel[b, 1]
+        x0 = min(x0, x0 + tx)
+        x1 = max(x1, x1 + tx)
+        y0 = min(y0, y0 + ty)
+        y1 = max(y1, y1 + ty)
         f = piece_fat[i]
         if x0 >= f[0] and y0 >= f[1] and x1 <= f[2] and y1 <= f[3]:
             continue
@@ -70,8 +80,21 @@ def refresh_proxies(piece_alive, piece_body, piece_start, piece_count, piece_rad
         f[1] = y0 - g
         f[2] = x1 + g
         f[3] = y1 + g
-        node = piece_node[i]
-        tree_move(aabb, parent, child1, child2, height, user, meta, node, f[0], f[1], f[2], f[3])
-        moved[n_moved] = node
+        moved[n_moved] = i
         n_moved += 1
+    if 4 * n_moved > meta[META_LEAVES] and n_moved > 32:
+        for k in range(n_moved):
+            i = moved[k]
+            node = piece_node[i]
+            for j in range(4):
+                aabb[node, j] = piece_fat[i, j]
+            moved[k] = node
+        tree_rebuild(aabb, parent, child1, child2, height, user, meta)
+    else:
+        for k in range(n_moved):
+            i = moved[k]
+            node = piece_node[i]
+            f = piece_fat[i]
+            tree_move(aabb, parent, child1, child2, height, user, meta, node, f[0], f[1], f[2], f[3])
+            moved[k] = node
     return n_moved

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from engine.aabb_tree import AABBTree
@@ -15,11 +15,14 @@ FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthChe
 
 
 def boxes(spread):
-    """Boxes centred in [-spread, spread] with sides 0.01 .. 10."""
-    coord = st.floats(-spread, spread, allow_nan=False, allow_infinity=False)
-    side = st.floats(0.01, 10.0, allow_nan=False, allow_infinity=False)
+    """Boxes centred in [-spread, spread] with sides 0.01 .. 10, on a 0.01 grid: integer
+    draws keep hundreds of operations within Hypothesis' data budget, and the grid makes
+    coincident and touching boxes common."""
+    coord = st.integers(-100 * spread, 100 * spread)
+    side = st.integers(1, 1000)
     return st.tuples(coord, coord, side, side).map(
-        lambda t: (t[0] - 0.5 * t[2], t[1] - 0.5 * t[3], t[0] + 0.5 * t[2], t[1] + 0.5 * t[3]))
+        lambda t: ((t[0] - 0.5 * t[2]) / 100, (t[1] - 0.5 * t[3]) / 100, (t[0] + 0.5 * t[2]) / 100,
+                   (t[1] + 0.5 * t[3]) / 100))
 
 
 def random_boxes(rng, n, spread):
@@ -46,10 +49,12 @@ def check_query(tree, model, q):
     assert tree.query(q).tolist() == expected
 
 
-ops = st.lists(st.tuples(st.sampled_from("iimmr"), boxes(100.0), st.integers(0, 2**30)), min_size=50, max_size=300)
+ops = st.lists(st.tuples(st.sampled_from("iimmr"), boxes(100), st.integers(0, 2**16)), min_size=100, max_size=400)
 
 
-@FAST
+# Long sequences are the point (rotations only happen in deep trees), so the large minimal
+# example is deliberate.
+@settings(FAST, suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
 @given(ops, st.sampled_from([2, 16]))
 def test_random_edits_keep_invariants_and_exact_queries(op_list, capacity):
     tree = AABBTree(capacity)
@@ -101,8 +106,8 @@ def brute_pairs(moved, model_t, model_s, body, dynamic):
 
 
 @FAST
-@given(st.integers(0, 2**32 - 1), st.integers(1, 80), st.integers(0, 40), st.sampled_from([3.0, 15.0, 100.0]),
-       st.floats(0.0, 1.0), st.integers(1, 30))
+@given(st.integers(0, 2**32 - 1), st.integers(2, 80), st.integers(0, 40), st.sampled_from([3.0, 15.0, 50.0]),
+       st.floats(0.1, 1.0), st.sampled_from([1, 3, 10, 10**6]))
 def test_pairs_match_brute_force(seed, n_dyn, n_static, spread, moved_fraction, n_bodies):
     rng = np.random.default_rng(seed)
     n_users = n_dyn + n_static
@@ -119,6 +124,7 @@ def test_pairs_match_brute_force(seed, n_dyn, n_static, spread, moved_fraction, 
     moved = nodes[rng.random(nodes.shape[0]) < moved_fraction]
     moved = np.concatenate([moved, moved[:2]])  # a proxy listed twice must not duplicate keys
     expected = brute_pairs(moved.tolist(), model_t, model_s, body, dynamic)
+    event(f"pairs: {'none' if expected.size == 0 else 'few' if expected.size < 10 else 'many'}")
 
     keys = tree_find_pairs(*dyn_tree.arrays, *static_tree.arrays, moved, body, dynamic)
     assert keys.dtype == np.int64

@@ -1,0 +1,128 @@
+"""Every demo renders headless into an image with bodies in it; debug drawing walks a world."""
+import doctest
+import importlib
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+import engine.debug_draw
+from engine import Polygon, World, scenes
+from engine.debug_draw import COLORS, DebugDraw, DrawFlags, draw_world
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # demos/ is a folder of the repository, not an installed package
+
+from demos import _viewer  # noqa: E402
+from demos.__main__ import demo_names  # noqa: E402
+from demos.__main__ import main as demos_main  # noqa: E402
+
+NAMES = demo_names()
+
+
+def body_pixel_fraction(image):
+    """Share of the frame below the status line drawn in a body colour (fill or outline)."""
+    rgb = np.asarray(image.convert("RGB"), dtype=np.int32)[_viewer.HUD:]
+    colors = [COLORS[k] for k in (0, 1, 2)]
+    colors += [_viewer._fill(c) for c in colors]
+    near = np.zeros(rgb.shape[:2], dtype=bool)
+    for c in colors:
+        near |= np.abs(rgb - np.array(c)).sum(axis=2) < 24
+    return near.mean()
+
+
+def test_every_demo_is_listed(capsys):
+    assert set(NAMES) >= {"pyramid", "rain", "collide", "restitution", "ramp"}
+    assert demos_main([]) == 0
+    listing = capsys.readouterr().out
+    for name in NAMES:
+        assert name in listing
+        assert importlib.import_module(f"demos.{name}").DESCRIPTION in listing
+
+
+def test_unknown_demo_is_an_error(capsys):
+    assert demos_main(["no_such_demo"]) == 2
+    assert "pyramid" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_demo_renders_headless(name, tmp_path, monkeypatch, capsys):
+    # No window whatever the machine: SDL draws nowhere, and --headless on top.
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.chdir(tmp_path)  # the default output folder out/ is created here
+    path = importlib.import_module(f"demos.{name}").main(["--headless", "--frames", "3"])
+    path = tmp_path / path
+    assert path.parent == tmp_path / "out" and path.stem == name
+    assert str(path.relative_to(tmp_path)) in capsys.readouterr().out
+    assert path.stat().st_size > 0
+    with Image.open(path) as image:
+        frames = getattr(image, "n_frames", 1)
+        assert frames == (1 if path.suffix == ".png" else 3)
+        image.seek(frames - 1)
+        assert body_pixel_fraction(image) > 0.01
+
+
+def test_one_frame_is_a_png(tmp_path, monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    out = tmp_path / "deep" / "pyramid.png"
+    path = importlib.import_module("demos.pyramid").main(["--headless", "--frames", "1", "--out", str(out)])
+    assert Path(path) == out
+    with Image.open(out) as image:
+        assert image.format == "PNG" and body_pixel_fraction(image) > 0.05
+
+
+def test_camera_fits_bodies_below_the_status_line():
+    world, _ = scenes.pyramid(5).build()
+    bounds = _viewer.world_bounds(world)
+    size = _viewer.frame_size(bounds)
+    cam = _viewer.Camera(bounds, size)
+    for corner in [(bounds[0], bounds[1]), (bounds[2], bounds[3])]:
+        x, y = cam.px(corner)
+        assert 0 < x < size[0] and _viewer.HUD < y < size[1]
+    assert np.allclose(cam.world(cam.px((1.5, 2.5))), (1.5, 2.5))
+
+
+def test_container_walls_do_not_shrink_the_view():
+    world, _ = scenes.rain(circles=20, polygons=10, width=10.0).build()
+    x0, y0, x1, y1 = _viewer.world_bounds(world)
+    assert y1 < 10.0  # the walls are 60 m tall; the bodies start below 3 m
+
+
+def test_debug_draw_doctests():
+    assert doctest.testmod(engine.debug_draw).failed == 0
+
+
+class Counter(DebugDraw):
+    def __init__(self):
+        self.counts = {}
+
+    def _count(self, kind):
+        self.counts[kind] = self.counts.get(kind, 0) + 1
+
+    def draw_polygon(self, vertices, color):
+        self._count("polygon")
+
+    def draw_point(self, p, size, color):
+        self._count("point")
+
+    def draw_arrow(self, p, q, color):
+        self._count("arrow")
+
+    def draw_aabb(self, box, color):
+        self._count("aabb")
+
+
+def test_draw_world_all_flags():
+    # A box sunk 0.1 m into the ground, not stepped: the contact does not depend on the solver.
+    world = World()
+    world.create_body("static").add_shape(Polygon.box(10, 1, center=(0, -0.5)))
+    world.create_body(position=(0, 0.4)).add_shape(Polygon.box(1, 1))
+    counter = Counter()
+    draw_world(world, counter, DrawFlags.ALL)
+    assert counter.counts == {"polygon": 2, "aabb": 2, "arrow": 2, "point": 2 + 2}  # 2 centres, 2 points
+    counter = Counter()
+    draw_world(world, counter)
+    assert counter.counts == {"polygon": 2}
