@@ -1,4 +1,6 @@
-"""``python -m demos`` lists the demos; ``python -m demos NAME [--headless] [--frames N] [--out PATH]`` runs one.
+"""``python -m demos`` lists the demos; ``python -m demos NAME [options]`` runs one.
+
+Options: ``--headless``, ``--frames N``, ``--out PATH``, ``--contacts`` (see ``_viewer.options``).
 
 Without a display (no DISPLAY/WAYLAND_DISPLAY on Linux, or SDL_VIDEODRIVER=dummy), or
 with ``--headless``, a demo renders to ``out/NAME.gif`` (``.png`` for a still picture).

@@ -246,7 +246,7 @@ def _palette():
 
 
 def _window(size, title):
-    """A pygame-ce window and its canvas (pygame imported here: only live mode needs it)."""
+    """pygame and a window surface (pygame imported here: only live mode needs it)."""
     import pygame
     pygame.init()
     screen = pygame.display.set_mode(size)
@@ -280,18 +280,19 @@ def _as_world(source):
 
 
 def run(source, title, frames=150, headless=False, out=None, name="demo", flags=DrawFlags.SHAPES,
-        overlay=None):
+        overlay=None, width=800):
     """Show a simulation live, or record ``frames`` frames to ``out`` when headless.
 
     ``source`` is a Scene, a callable returning a World or (world, bodies), or a World
-    (then r cannot reset). ``overlay(drawer, world)`` draws extras (labels) each frame.
-    Headless is forced when there is no display. Returns the output path, or None live.
+    (then r cannot reset). ``overlay(drawer, world)`` draws extras (labels) each frame;
+    ``width`` is the image width in pixels (the height follows the scene). Headless is
+    forced when there is no display. Returns the output path, or None live.
     """
     rebuild, world = _as_world(source)
     if not headless and has_display():
         return _live(rebuild, world, title, flags, overlay)
     bounds = world_bounds(world)
-    size, pal = frame_size(bounds), _palette()
+    size, pal = frame_size(bounds, width), _palette()
     cam = Camera(bounds, size)
     images, ms = [], 0.0
     for f in range(frames):
@@ -341,7 +342,8 @@ def _live(rebuild, world, title, flags, overlay, size=(1100, 720)):
         draw_world(world, canvas, flags)
         if overlay:
             overlay(canvas, world)
-        canvas.hud(f"{title}   bodies {len(world.bodies)}   {ms:.2f} ms/step" + ("  [paused]" if paused else ""))
+        paused_note = "  [paused]" if paused else ""
+        canvas.hud(f"{title}   bodies {len(world.bodies)}   {ms:.2f} ms/step{paused_note}")
         pygame.display.flip()
         clock.tick(60)
 

@@ -16,7 +16,8 @@ from . import _viewer
 DESCRIPTION = "the SAT picture: overlapping shape pairs with contact points and MTV (a still image)"
 
 HEXAGON = Polygon([(math.cos(a), math.sin(a)) for a in (k * math.pi / 3 for k in range(6))])
-U_SHAPE = Polygon([(-1.5, -1), (1.5, -1), (1.5, 1), (0.7, 1), (0.7, -0.2), (-0.7, -0.2), (-0.7, 1), (-1.5, 1)])
+U_SHAPE = Polygon([(-1.5, -1), (1.5, -1), (1.5, 1), (0.7, 1), (0.7, -0.2), (-0.7, -0.2), (-0.7, 1),
+                   (-1.5, 1)])
 L_SHAPE = Polygon([(-1.5, -1.5), (1.5, -1.5), (1.5, -0.5), (-0.5, -0.5), (-0.5, 1.5), (-1.5, 1.5)])
 
 # (label, shape A, pose A, shape B, pose B), poses relative to the panel's centre

@@ -43,7 +43,8 @@ def overlay(drawer, world):
 
 def main(argv=()):
     opts = _viewer.options(argv, "ramp", frames=150)
-    return _viewer.run(scene(), "Friction ramps, 30 degrees (tan = 0.577)", overlay=overlay, **opts)
+    return _viewer.run(scene(), "Friction ramps, 30 degrees (tan = 0.577)", overlay=overlay,
+                       width=1000, **opts)
 
 
 if __name__ == "__main__":

@@ -88,7 +88,7 @@ def check_interior_edges(poly, pieces, flags):
                 assert edge.intersection(boundary).length <= tol and covered < 0.5 * edge.length, \
                     f"edge {i} flagged interior but runs along the boundary"
             else:
-                assert covered > 1e3 * tol, f"edge {i} flagged boundary but is a cut"
+                assert covered > min(1e3 * tol, 0.5 * edge.length), f"edge {i} flagged boundary but is a cut"
     # The unflagged edges cover the whole boundary (each boundary point lies on exactly one piece).
     kept = sum(np.hypot(*(np.roll(q, -1, axis=0) - q)[~f].T).sum() for q, f in zip(pieces, flags))
     assert kept >= boundary.length * (1 - 1e-9)

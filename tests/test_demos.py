@@ -126,3 +126,32 @@ def test_draw_world_all_flags():
     counter = Counter()
     draw_world(world, counter)
     assert counter.counts == {"polygon": 2}
+
+
+def pretend_display(monkeypatch, pygame, *batches):
+    """SDL's dummy driver behind a pretend display, and these batches of events, one per frame."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setattr(_viewer, "has_display", lambda: True)
+    events = iter(batches)
+    monkeypatch.setattr(pygame.event, "get", lambda: next(events))
+    monkeypatch.setattr(pygame.event, "wait", lambda: next(events)[0])
+
+
+def test_live_window_keys_and_click(monkeypatch):
+    pygame = pytest.importorskip("pygame")
+    key = lambda k: pygame.event.Event(pygame.KEYDOWN, key=k)  # noqa: E731
+    click = pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(550, 300))
+    pretend_display(monkeypatch, pygame, [click], [], [key(pygame.K_SPACE)], [key(pygame.K_s)],
+                    [key(pygame.K_r)], [key(pygame.K_ESCAPE)])
+    world, _ = scenes.pyramid(3).build()
+    before = world.positions.copy()
+    assert _viewer.run(world, "live", frames=3) is None  # a bare World: r cannot reset it
+    assert len(world.bodies) == 7 + 1  # the click dropped a box
+    assert not np.array_equal(world.positions[:7], before)  # stepped while running
+
+
+def test_live_still_picture(monkeypatch):
+    pygame = pytest.importorskip("pygame")
+    pretend_display(monkeypatch, pygame, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE)])
+    demo = importlib.import_module("demos.collide")
+    assert _viewer.show(demo.picture, demo.bounds(), "still") is None

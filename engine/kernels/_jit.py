@@ -13,4 +13,10 @@ import numba
 
 njit = numba.njit(cache=True, error_model="numpy", nogil=True)
 
-__all__ = ["njit"]
+# For small helpers called per pair or per contact: inlined into the caller at Numba's
+# IR level. A call to a separately compiled function that takes arrays costs
+# reference-count updates (atomic instructions) on every call: measured here,
+# 227 ns for a box-box manifold through four nested calls against ~60 ns inlined.
+njit_inline = numba.njit(cache=True, error_model="numpy", nogil=True, inline="always")
+
+__all__ = ["njit", "njit_inline"]

@@ -288,6 +288,7 @@ def tree_move(aabb, parent, child1, child2, height, user, meta, leaf, minx, miny
 
 @njit
 def node_overlaps(aabb, i, minx, miny, maxx, maxy):
+    """Closed-box overlap of node ``i`` with [minx, miny, maxx, maxy] (touching counts)."""
     return not (aabb[i, 0] > maxx or aabb[i, 1] > maxy or aabb[i, 2] < minx or aabb[i, 3] < miny)
 
 

@@ -5,10 +5,10 @@ arrays; they allocate nothing.
 """
 import math
 
-from ._jit import njit
+from ._jit import njit, njit_inline
 
 
-@njit
+@njit_inline
 def closest_on_segment(px, py, ax, ay, bx, by):
     """Closest point to ``p`` on segment ``a``-``b``.
 
@@ -28,7 +28,7 @@ def closest_on_segment(px, py, ax, ay, bx, by):
     return ax + t * ex, ay + t * ey, t
 
 
-@njit
+@njit_inline
 def convex_distance(v1, s1, k1, v2, s2, k2):
     """Exact distance between two disjoint convex vertex sets (cores of pieces).
 

@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 
-from ._jit import njit
+from ._jit import njit, njit_inline
 from .geometry import closest_on_segment, convex_distance
 
 # Layout of one manifold record.
@@ -54,7 +54,7 @@ def _kind(count):
     return 0 if count == 1 else (1 if count == 2 else 2)
 
 
-@njit
+@njit_inline
 def _max_separation(v1, n1, s1, k1, v2, s2, k2):
     """Largest over faces of poly1 of the smallest signed distance of poly2's vertices."""
     best = -math.inf
@@ -75,7 +75,7 @@ def _max_separation(v1, n1, s1, k1, v2, s2, k2):
     return best, best_i
 
 
-@njit
+@njit_inline
 def _polygon_point(vp, np_, sp, kp, rp, qx, qy, rq, margin):
     """A rounded polygon/capsule core (rows ``sp .. sp+kp-1`` of ``vp``) against a rounded
     point ``q``, both in the polygon's frame.
@@ -147,7 +147,7 @@ def _polygon_point(vp, np_, sp, kp, rp, qx, qy, rq, margin):
     return True, nx, ny, sep, qx + h * nx, qy + h * ny, feature
 
 
-@njit
+@njit_inline
 def _polygons(va, na, sa, ka, ra, vb, nb, sb, kb, rb, margin, flip_tol, out):
     """Two rounded polygons/capsules in one frame; fills ``out`` in that frame."""
     sep_a, edge_a = _max_separation(va, na, sa, ka, vb, sb, kb)
@@ -174,9 +174,11 @@ def _polygons(va, na, sa, ka, ra, vb, nb, sb, kb, rb, margin, flip_tol, out):
         b1 = vb[sb + 1, 0] * tx + vb[sb + 1, 1] * ty
         along = min(b0, b1) > max(a0, a1) or min(a0, a1) > max(b0, b1)
 
-    if sep > 0.0 or along:
+    if sep > flip_tol or along:
         # Cores apart: face SAT only bounds the distance. Find the exact closest
-        # features; if no face realises them, this is a vertex contact.
+        # features; if no face realises them, this is a vertex contact. (Within the
+        # world's tolerance of touching, Box2D's shortcut: clip, as if overlapping;
+        # ``collide`` passes a zero tolerance and always gets the exact answer.)
         d, pax, pay, pbx, pby = convex_distance(va, sa, ka, vb, sb, kb)
         if d - rsum > margin:
             return
@@ -220,7 +222,7 @@ def _polygons(va, na, sa, ka, ra, vb, nb, sb, kb, rb, margin, flip_tol, out):
         _clip(va, na, sa, ka, ra, vb, nb, sb, kb, rb, edge_a, sep_a, 0, margin, out)
 
 
-@njit
+@njit_inline
 def _clip(v1, n1, s1, k1, r1, v2, n2, s2, k2, r2, i11, sep, flip, margin, out):
     """Two-point manifold: reference face ``i11`` of poly1, incident edge of poly2.
 
@@ -294,7 +296,7 @@ def _clip(v1, n1, s1, k1, r1, v2, n2, s2, k2, r2, i11, sep, flip, margin, out):
     out[M_COUNT] = float(count)
 
 
-@njit
+@njit_inline
 def _to_world(out, x, y, c, s):
     """Rotate/translate the normal and points of ``out`` from a frame to the world."""
     nx = out[M_NX]
@@ -308,7 +310,7 @@ def _to_world(out, x, y, c, s):
         out[base + 1] = y + s * px + c * py
 
 
-@njit
+@njit_inline
 def _circle_circle(cax, cay, ra, cbx, cby, rb, margin, out):
     dx = cbx - cax
     dy = cby - cay
@@ -354,8 +356,10 @@ def collide_pieces(va, na, sa, ka, ra, pose_a, vb, nb, sb, kb, rb, pose_b, margi
         Keep contact points whose separation is at most this (0 for overlaps only,
         the speculative distance in the world).
     flip_tol : float
-        Hysteresis for choosing B's face over A's as the reference (0 in ``collide``,
-        where the exact minimum is wanted; a fraction of the slop in the world).
+        Linear tolerance: hysteresis for choosing B's face over A's as the reference,
+        and the separation below which cores count as touching faces (0 in
+        ``collide``, where the exact answer is wanted; a tenth of the slop in the
+        world, where stable faces and ids matter more).
     scratch_v, scratch_n : float64 (K, 2)
         Work space, K >= max(ka, kb): B's vertices and normals in A's frame.
     out : float64 (MANIFOLD_SIZE,)
@@ -376,7 +380,7 @@ def collide_pieces(va, na, sa, ka, ra, pose_a, vb, nb, sb, kb, rb, pose_b, margi
     return count
 
 
-@njit
+@njit_inline
 def _ordered_pieces(va, na, sa, ka, ra, pose_a, vb, nb, sb, kb, rb, pose_b, margin, flip_tol,
                     scratch_v, scratch_n, out):
     """:func:`collide_pieces` for pieces whose kinds are in canonical order."""

@@ -26,7 +26,7 @@ import math
 
 import numpy as np
 
-from ._jit import njit
+from ._jit import njit, njit_inline
 from .integrate import integrate_positions, integrate_velocities
 from .layout import (STATIC, C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, P_ADJ,
                      P_MAXNI, P_NI, P_NMASS, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY, P_RBX,
@@ -102,7 +102,7 @@ def _warm_start(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel):
             angvel[b] += ib * (rows[i, base + P_RBX] * py - rows[i, base + P_RBY] * px)
 
 
-@njit
+@njit_inline
 def _normal_speed(rows, i, base, nx, ny, vax, vay, wa, vbx, vby, wb):
     """Relative normal speed at the point whose columns start at ``base``."""
     rax = rows[i, base + P_RAX]
@@ -141,9 +141,14 @@ def _solve(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, dp, dq, inv_h,
         qcb = dq[b, 0]
         qsb = dq[b, 1]
         # Normal speeds before this contact's impulses: the impact speed, should a
-        # speculative point first push in this pass (see below).
-        vn0 = _normal_speed(rows, i, C_POINTS, nx, ny, vax, vay, wa, vbx, vby, wb)
-        vn1 = _normal_speed(rows, i, C_POINTS + P_STRIDE, nx, ny, vax, vay, wa, vbx, vby, wb)
+        # speculative point first push in this pass (see below). Only points that have
+        # not pushed yet this step need it.
+        vn0 = 0.0
+        vn1 = 0.0
+        if rows[i, C_POINTS + P_MAXNI] == 0.0:
+            vn0 = _normal_speed(rows, i, C_POINTS, nx, ny, vax, vay, wa, vbx, vby, wb)
+        if count == 2 and rows[i, C_POINTS + P_STRIDE + P_MAXNI] == 0.0:
+            vn1 = _normal_speed(rows, i, C_POINTS + P_STRIDE, nx, ny, vax, vay, wa, vbx, vby, wb)
         for q in range(count):
             p = count - 1 - q if reverse else q
             base = C_POINTS + p * P_STRIDE
