@@ -4,6 +4,8 @@ This is the API for users who move objects themselves and only want to know whet
 shapes overlap and how to push them apart (the minimum translation vector, MTV). It runs
 the same SAT kernels the world's narrowphase uses, on one pair.
 """
+import threading
+
 import numpy as np
 
 from .kernels import manifold as _k
@@ -52,6 +54,17 @@ class Manifold:
                 f"points={self.points!r}, separations={self.separations!r})")
 
 
+_local = threading.local()
+
+
+def _rows(count):
+    """A per-thread scratch block for ``count`` manifold rows (kernels run without the GIL)."""
+    rows = getattr(_local, "rows", None)
+    if rows is None or rows.shape[0] < count:
+        rows = _local.rows = np.empty((max(count, 4), _k.MANIFOLD_SIZE))
+    return rows
+
+
 def _check_shape(shape, name):
     if not isinstance(shape, Shape):
         raise TypeError(f"{name} must be an engine shape (Circle, Segment or Polygon), "
@@ -85,7 +98,7 @@ def collide(shape_a, pose_a, shape_b, pose_b):
     _check_shape(shape_b, "shape_b")
     pa = as_pose(pose_a, "pose_a")
     pb = as_pose(pose_b, "pose_b")
-    rows = np.empty(((len(shape_a._starts) - 1) * (len(shape_b._starts) - 1), _k.MANIFOLD_SIZE))
+    rows = _rows((len(shape_a._starts) - 1) * (len(shape_b._starts) - 1))
     filled = _k.collide_shapes(shape_a._verts, shape_a._norms, shape_a._starts, shape_a._radius, pa,
                                shape_b._verts, shape_b._norms, shape_b._starts, shape_b._radius, pb,
                                0.0, rows)

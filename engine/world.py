@@ -22,8 +22,10 @@ from .kernels import pairs as _pairs
 from .kernels import proxies as _px
 from .kernels import solver as _sv
 from .kernels.layout import CONTACT_SIZE, DYNAMIC, STATIC
+from .mass import combine
 from .shapes import Shape
 from .storage import Columns, Handles
+from .shape_handle import ShapeHandle
 from .validation import as_float, as_non_negative, as_positive, as_vec2
 
 __all__ = ["World", "ShapeHandle"]
@@ -48,61 +50,6 @@ _PIECE_COLUMNS = {
 }
 _GEOM_COLUMNS = {"verts": (np.float64, (2,), 0.0), "norms": (np.float64, (2,), 0.0),
                  "interior": (np.uint8, (), 0)}
-
-
-class ShapeHandle:
-    """A shape attached to a body, with its material; returned by ``Body.add_shape``.
-
-    ``friction`` and ``restitution`` can be changed at any time; ``density`` changes
-    recompute the body's mass.
-    """
-
-    __slots__ = ("_body", "shape", "_density", "_friction", "_restitution", "_pieces")
-
-    def __init__(self, body, shape, density, friction, restitution, pieces):
-        self._body = body
-        self.shape = shape
-        self._density = density
-        self._friction = friction
-        self._restitution = restitution
-        self._pieces = pieces
-
-    @property
-    def body(self):
-        """The body carrying this shape."""
-        return self._body
-
-    @property
-    def density(self):
-        """Mass per square meter, kg/m^2."""
-        return self._density
-
-    @property
-    def friction(self):
-        """Coulomb friction coefficient (mixed with the other shape's; see World.mixing)."""
-        return self._friction
-
-    @friction.setter
-    def friction(self, value):
-        f = as_non_negative(value, "friction")
-        self._body._world._check_unlocked()
-        self._friction = f
-        self._body._world._p.friction[self._pieces] = f
-
-    @property
-    def restitution(self):
-        """Bounciness, 0 (none) to 1 (elastic)."""
-        return self._restitution
-
-    @restitution.setter
-    def restitution(self, value):
-        e = as_non_negative(value, "restitution")
-        self._body._world._check_unlocked()
-        self._restitution = e
-        self._body._world._p.restitution[self._pieces] = e
-
-    def __repr__(self):
-        return f"<ShapeHandle {self.shape!r} on {self._body!r}>"
 
 
 class World:
@@ -400,46 +347,28 @@ class World:
         self._teleported.append((bool(self._p.static[p]), int(self._p.node[p])))
 
     def _update_mass(self, i):
-        """Mass, centre of mass and inertia of body row ``i`` from its shapes."""
+        """Mass, centre of mass, inertia and extent of body row ``i`` from its shapes."""
         b = self._b
         key = int(b.key[i])
-        mass, mx, my, inertia_origin = 0.0, 0.0, 0.0, 0.0
-        for h in self._body_shapes.get(key, ()):
-            m, (cx, cy), inertia = h.shape.mass_properties(h.density)
-            mass += m
-            mx += m * cx
-            my += m * cy
-            inertia_origin += inertia + m * (cx * cx + cy * cy)
+        mass, com, inertia, extent = combine((h.shape, h.density) for h in self._body_shapes.get(key, ()))
         old_com = b.com[i].copy()
+        b.com[i] = com
         if b.btype[i] != DYNAMIC:
             b.mass[i] = b.inv_mass[i] = b.inertia[i] = b.inv_inertia[i] = 0.0
-            b.com[i] = (mx / mass, my / mass) if mass > 0 else (0.0, 0.0)
         elif mass > 0.0:
-            cx, cy = mx / mass, my / mass
-            inertia = max(inertia_origin - mass * (cx * cx + cy * cy), 0.0)
             b.mass[i], b.inv_mass[i] = mass, 1.0 / mass
             b.inertia[i] = inertia
             b.inv_inertia[i] = 1.0 / inertia if inertia > 0.0 else 0.0
-            b.com[i] = (cx, cy)
         else:
             b.mass[i], b.inv_mass[i] = 1.0, 1.0  # documented: unit mass, no rotation
             b.inertia[i] = b.inv_inertia[i] = 0.0
-            b.com[i] = (0.0, 0.0)
-        b.extent[i] = self._extent(key, b.com[i])
+        b.extent[i] = extent
         # Keep the velocity of the material points: the centre moved, v follows w x d.
         c, s = math.cos(b.angle[i]), math.sin(b.angle[i])
         dx, dy = b.com[i] - old_com
         wx, wy = c * dx - s * dy, s * dx + c * dy
         b.vel[i, 0] -= b.angvel[i] * wy
         b.vel[i, 1] += b.angvel[i] * wx
-
-    def _extent(self, key, com):
-        """Largest distance from the centre of mass to the surface of the body's shapes."""
-        far = 0.0
-        for h in self._body_shapes.get(key, ()):
-            d = np.hypot(*(h.shape._verts - com).T).max() + h.shape._radius
-            far = max(far, float(d))
-        return far
 
     def _override_mass(self, body, mass=None, inertia=None):
         self._check_unlocked()
@@ -550,6 +479,16 @@ class World:
                         b.force[:n], b.torque[:n], b.lin_damp[:n], b.ang_damp[:n],
                         b.gravity_scale[:n], b.pos[:n], b.angle[:n], b.vel[:n], b.angvel[:n],
                         self._pair_body[0, :m], self._pair_body[1, :m], self._rows)
+
+    def debug_draw(self, drawer, flags=None):
+        """Draw the world through ``drawer`` (an :class:`engine.debug_draw.DebugDraw`).
+
+        ``flags`` is a :class:`engine.debug_draw.DrawFlags` combination (shapes by
+        default). The engine imports no renderer: adapters implement the drawer.
+        """
+        from . import debug_draw  # lazily: drawing is not part of stepping
+
+        debug_draw.draw_world(self, drawer, debug_draw.DrawFlags.SHAPES if flags is None else flags)
 
     def __repr__(self):
         return f"<World {self._n} bodies, {self._pair_key.size} pairs, gravity={self._gravity}>"

@@ -1,0 +1,48 @@
+"""Mass properties of a body from the shapes attached to it.
+
+Each shape knows its own exact mass, centroid and moment about its centroid
+(``Shape.mass_properties``); a body's are their sum, with the moments moved to the
+common centre of mass by the parallel-axis theorem.
+"""
+import numpy as np
+
+__all__ = ["combine"]
+
+
+def combine(attached):
+    """Total mass, centre of mass, inertia about it, and extent of attached shapes.
+
+    Parameters
+    ----------
+    attached : iterable of (shape, density)
+
+    Returns
+    -------
+    (mass, (cx, cy), inertia, extent): ``extent`` is the largest distance from the
+    centre of mass to the shapes' surface. With no mass, the centre is the origin.
+
+    Examples
+    --------
+    >>> from engine import Circle
+    >>> m, c, i, r = combine([(Circle(1.0, center=(1, 0)), 1.0), (Circle(1.0, center=(-1, 0)), 1.0)])
+    >>> round(m, 6), c, round(i, 6), r
+    (6.283185, (0.0, 0.0), 9.424778, 2.0)
+    """
+    attached = list(attached)
+    mass = mx = my = about_origin = 0.0
+    for shape, density in attached:
+        m, (cx, cy), moment = shape.mass_properties(density)
+        mass += m
+        mx += m * cx
+        my += m * cy
+        about_origin += moment + m * (cx * cx + cy * cy)
+    if mass > 0.0:
+        cx, cy = mx / mass, my / mass
+        inertia = max(about_origin - mass * (cx * cx + cy * cy), 0.0)
+    else:
+        cx = cy = inertia = 0.0
+    extent = 0.0
+    for shape, _ in attached:
+        d = np.hypot(shape._verts[:, 0] - cx, shape._verts[:, 1] - cy).max() + shape._radius
+        extent = max(extent, float(d))
+    return mass, (cx, cy), inertia, extent
