@@ -135,5 +135,8 @@ def overlaps(shape_a, pose_a, shape_b, pose_b):
     _check_shape(shape_b, "shape_b")
     pa = as_pose(pose_a, "pose_a")
     pb = as_pose(pose_b, "pose_b")
-    return bool(_k.shapes_overlap(shape_a._verts, shape_a._norms, shape_a._starts, shape_a._radius, pa,
-                                  shape_b._verts, shape_b._norms, shape_b._starts, shape_b._radius, pb))
+    rows = _rows((len(shape_a._starts) - 1) * (len(shape_b._starts) - 1))
+    filled = _k.collide_shapes(shape_a._verts, shape_a._norms, shape_a._starts, shape_a._radius, pa,
+                               shape_b._verts, shape_b._norms, shape_b._starts, shape_b._radius, pb,
+                               0.0, rows)
+    return bool(filled) and bool((rows[:filled, _k.M_SEP] < 0.0).any())

@@ -29,14 +29,14 @@ def closest_on_segment(px, py, ax, ay, bx, by):
 
 
 @njit_inline
-def convex_distance(v1, s1, k1, v2, s2, k2):
+def convex_distance(v, s1, k1, s2, k2):
     """Exact distance between two disjoint convex vertex sets (cores of pieces).
 
     Parameters
     ----------
-    v1, s1, k1 : float64 array (m, 2), first row, row count
-        Core 1 is rows ``s1 .. s1 + k1 - 1`` of ``v1``, counter-clockwise, k1 >= 1.
-        Same for core 2; both in one frame.
+    v : float64 array (m, 2)
+        Core 1 is rows ``s1 .. s1 + k1 - 1`` of ``v``, core 2 rows ``s2 .. s2 + k2 - 1``,
+        counter-clockwise, k >= 1, both in one frame.
 
     Returns
     -------
@@ -52,23 +52,23 @@ def convex_distance(v1, s1, k1, v2, s2, k2):
     best = math.inf
     b1x = b1y = b2x = b2y = 0.0
     for i in range(s1, s1 + k1):
-        px = v1[i, 0]
-        py = v1[i, 1]
+        px = v[i, 0]
+        py = v[i, 1]
         for j in range(k2):
             j1 = s2 + j
             j2 = s2 + (j + 1 if j + 1 < k2 else 0)
-            cx, cy, _ = closest_on_segment(px, py, v2[j1, 0], v2[j1, 1], v2[j2, 0], v2[j2, 1])
+            cx, cy, _ = closest_on_segment(px, py, v[j1, 0], v[j1, 1], v[j2, 0], v[j2, 1])
             dd = (cx - px) * (cx - px) + (cy - py) * (cy - py)
             if dd < best:
                 best = dd
                 b1x, b1y, b2x, b2y = px, py, cx, cy
     for j in range(s2, s2 + k2):
-        px = v2[j, 0]
-        py = v2[j, 1]
+        px = v[j, 0]
+        py = v[j, 1]
         for i in range(k1):
             i1 = s1 + i
             i2 = s1 + (i + 1 if i + 1 < k1 else 0)
-            cx, cy, _ = closest_on_segment(px, py, v1[i1, 0], v1[i1, 1], v1[i2, 0], v1[i2, 1])
+            cx, cy, _ = closest_on_segment(px, py, v[i1, 0], v[i1, 1], v[i2, 0], v[i2, 1])
             dd = (cx - px) * (cx - px) + (cy - py) * (cy - py)
             if dd < best:
                 best = dd

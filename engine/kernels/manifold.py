@@ -55,18 +55,21 @@ def _kind(count):
 
 
 @njit_inline
-def _max_separation(v1, n1, s1, k1, v2, s2, k2):
-    """Largest over faces of poly1 of the smallest signed distance of poly2's vertices."""
+def _max_separation(v, n, s1, k1, s2, k2):
+    """Largest over faces of piece 1 of the smallest signed distance of piece 2's vertices.
+
+    Both pieces are rows of the same vertex/normal arrays (``s1``/``k1``, ``s2``/``k2``).
+    """
     best = -math.inf
     best_i = 0
     for i in range(k1):
-        nx = n1[s1 + i, 0]
-        ny = n1[s1 + i, 1]
-        ox = v1[s1 + i, 0]
-        oy = v1[s1 + i, 1]
+        nx = n[s1 + i, 0]
+        ny = n[s1 + i, 1]
+        ox = v[s1 + i, 0]
+        oy = v[s1 + i, 1]
         s = math.inf
         for j in range(s2, s2 + k2):
-            d = nx * (v2[j, 0] - ox) + ny * (v2[j, 1] - oy)
+            d = nx * (v[j, 0] - ox) + ny * (v[j, 1] - oy)
             if d < s:
                 s = d
         if s > best:
@@ -148,10 +151,15 @@ def _polygon_point(vp, np_, sp, kp, rp, qx, qy, rq, margin):
 
 
 @njit_inline
-def _polygons(va, na, sa, ka, ra, vb, nb, sb, kb, rb, margin, flip_tol, out):
-    """Two rounded polygons/capsules in one frame; fills ``out`` in that frame."""
-    sep_a, edge_a = _max_separation(va, na, sa, ka, vb, sb, kb)
-    sep_b, edge_b = _max_separation(vb, nb, sb, kb, va, sa, ka)
+def _polygons(v, n, sa, ka, ra, sb, kb, rb, margin, flip_tol, out):
+    """Two rounded polygons/capsules, rows of the same arrays in one frame; fills ``out``.
+
+    Keeping both pieces in one array lets the reference/incident choice swap row
+    offsets, not arrays: one call site per helper, so inlining them at Numba's IR level
+    (which avoids per-call reference counting) does not multiply the compiled code.
+    """
+    sep_a, edge_a = _max_separation(v, n, sa, ka, sb, kb)
+    sep_b, edge_b = _max_separation(v, n, sb, kb, sa, ka)
     rsum = ra + rb
     out[M_COUNT] = 0.0
     if sep_a - rsum > margin or sep_b - rsum > margin:
@@ -166,12 +174,12 @@ def _polygons(va, na, sa, ka, ra, vb, nb, sb, kb, rb, margin, flip_tol, out):
     # Their projections on the segment's direction tell.
     along = False
     if sep <= 0.0 and ka == 2 and kb == 2:
-        tx = va[sa + 1, 0] - va[sa, 0]
-        ty = va[sa + 1, 1] - va[sa, 1]
-        a0 = va[sa, 0] * tx + va[sa, 1] * ty
-        a1 = va[sa + 1, 0] * tx + va[sa + 1, 1] * ty
-        b0 = vb[sb, 0] * tx + vb[sb, 1] * ty
-        b1 = vb[sb + 1, 0] * tx + vb[sb + 1, 1] * ty
+        tx = v[sa + 1, 0] - v[sa, 0]
+        ty = v[sa + 1, 1] - v[sa, 1]
+        a0 = v[sa, 0] * tx + v[sa, 1] * ty
+        a1 = v[sa + 1, 0] * tx + v[sa + 1, 1] * ty
+        b0 = v[sb, 0] * tx + v[sb, 1] * ty
+        b1 = v[sb + 1, 0] * tx + v[sb + 1, 1] * ty
         along = min(b0, b1) > max(a0, a1) or min(a0, a1) > max(b0, b1)
 
     if sep > flip_tol or along:
@@ -179,7 +187,7 @@ def _polygons(va, na, sa, ka, ra, vb, nb, sb, kb, rb, margin, flip_tol, out):
         # features; if no face realises them, this is a vertex contact. (Within the
         # world's tolerance of touching, Box2D's shortcut: clip, as if overlapping;
         # ``collide`` passes a zero tolerance and always gets the exact answer.)
-        d, pax, pay, pbx, pby = convex_distance(va, sa, ka, vb, sb, kb)
+        d, pax, pay, pbx, pby = convex_distance(v, sa, ka, sb, kb)
         if d - rsum > margin:
             return
         # d == 0: the cores touch after all (sep > 0, or the gap along the line, was
@@ -196,10 +204,10 @@ def _polygons(va, na, sa, ka, ra, vb, nb, sb, kb, rb, margin, flip_tol, out):
         # d - sep ~ d * angle^2 / 2 would hide angles below ~1e-6; the rounding of u
         # itself grows as the points get closer, hence the 1/d term.
         tol = 1e-10 + 1e-14 * inv
-        ax = na[sa + edge_a, 0]
-        ay = na[sa + edge_a, 1]
-        bx = -nb[sb + edge_b, 0]
-        by = -nb[sb + edge_b, 1]
+        ax = n[sa + edge_a, 0]
+        ay = n[sa + edge_a, 1]
+        bx = -n[sb + edge_b, 0]
+        by = -n[sb + edge_b, 1]
         face_a = abs(ux * ay - uy * ax) <= tol and ux * ax + uy * ay > 0.0
         face_b = abs(ux * by - uy * bx) <= tol and ux * bx + uy * by > 0.0
         if d > 0.0 and (along or not (face_a or face_b)):
@@ -214,16 +222,15 @@ def _polygons(va, na, sa, ka, ra, vb, nb, sb, kb, rb, margin, flip_tol, out):
             out[M_ID1] = float(flip * 65536 + 255 * 256 + 255)
             return
 
-    # The two calls differ only in argument order (reassigning array variables would
-    # cost Numba reference counting on the hot path).
     if flip:
-        _clip(vb, nb, sb, kb, rb, va, na, sa, ka, ra, edge_b, sep_b, 1, margin, out)
+        s1, k1, r1, s2, k2, r2, i11 = sb, kb, rb, sa, ka, ra, edge_b
     else:
-        _clip(va, na, sa, ka, ra, vb, nb, sb, kb, rb, edge_a, sep_a, 0, margin, out)
+        s1, k1, r1, s2, k2, r2, i11 = sa, ka, ra, sb, kb, rb, edge_a
+    _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, out)
 
 
 @njit_inline
-def _clip(v1, n1, s1, k1, r1, v2, n2, s2, k2, r2, i11, sep, flip, margin, out):
+def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, out):
     """Two-point manifold: reference face ``i11`` of poly1, incident edge of poly2.
 
     ``flip`` says poly1 is piece B: the normal is then turned to point from A to B.
@@ -231,44 +238,44 @@ def _clip(v1, n1, s1, k1, r1, v2, n2, s2, k2, r2, i11, sep, flip, margin, out):
     rsum = r1 + r2
     sign = -1.0 if flip else 1.0
     i12 = i11 + 1 if i11 + 1 < k1 else 0
-    nx = n1[s1 + i11, 0]
-    ny = n1[s1 + i11, 1]
+    nx = n[s1 + i11, 0]
+    ny = n[s1 + i11, 1]
 
     # Incident edge: the edge of poly2 most anti-parallel to the reference normal.
     i21 = 0
     best = math.inf
     for j in range(k2):
-        dn = nx * n2[s2 + j, 0] + ny * n2[s2 + j, 1]
+        dn = nx * n[s2 + j, 0] + ny * n[s2 + j, 1]
         if dn < best:
             best = dn
             i21 = j
     i22 = i21 + 1 if i21 + 1 < k2 else 0
 
     # Clip the incident edge to the reference face's extent along its tangent.
-    ax = v1[s1 + i11, 0]
-    ay = v1[s1 + i11, 1]
-    tx = v1[s1 + i12, 0] - ax
-    ty = v1[s1 + i12, 1] - ay
+    ax = v[s1 + i11, 0]
+    ay = v[s1 + i11, 1]
+    tx = v[s1 + i12, 0] - ax
+    ty = v[s1 + i12, 1] - ay
     length = math.sqrt(tx * tx + ty * ty)
     tx /= length
     ty /= length
     upper1 = length
     # The incident edge runs against the reference one: v22 is at its lower end.
-    upper2 = (v2[s2 + i21, 0] - ax) * tx + (v2[s2 + i21, 1] - ay) * ty
-    lower2 = (v2[s2 + i22, 0] - ax) * tx + (v2[s2 + i22, 1] - ay) * ty
+    upper2 = (v[s2 + i21, 0] - ax) * tx + (v[s2 + i21, 1] - ay) * ty
+    lower2 = (v[s2 + i22, 0] - ax) * tx + (v[s2 + i22, 1] - ay) * ty
     span = upper2 - lower2
-    lox = v2[s2 + i22, 0]
-    loy = v2[s2 + i22, 1]
+    lox = v[s2 + i22, 0]
+    loy = v[s2 + i22, 1]
     if lower2 < 0.0 and span > 1e-12:
         f = -lower2 / span
-        lox = v2[s2 + i22, 0] + f * (v2[s2 + i21, 0] - v2[s2 + i22, 0])
-        loy = v2[s2 + i22, 1] + f * (v2[s2 + i21, 1] - v2[s2 + i22, 1])
-    upx = v2[s2 + i21, 0]
-    upy = v2[s2 + i21, 1]
+        lox = v[s2 + i22, 0] + f * (v[s2 + i21, 0] - v[s2 + i22, 0])
+        loy = v[s2 + i22, 1] + f * (v[s2 + i21, 1] - v[s2 + i22, 1])
+    upx = v[s2 + i21, 0]
+    upy = v[s2 + i21, 1]
     if upper2 > upper1 and span > 1e-12:
         f = (upper1 - lower2) / span
-        upx = v2[s2 + i22, 0] + f * (v2[s2 + i21, 0] - v2[s2 + i22, 0])
-        upy = v2[s2 + i22, 1] + f * (v2[s2 + i21, 1] - v2[s2 + i22, 1])
+        upx = v[s2 + i22, 0] + f * (v[s2 + i21, 0] - v[s2 + i22, 0])
+        upy = v[s2 + i22, 1] + f * (v[s2 + i21, 1] - v[s2 + i22, 1])
     s_lo = (lox - ax) * nx + (loy - ay) * ny
     s_up = (upx - ax) * nx + (upy - ay) * ny
 
@@ -337,17 +344,17 @@ def _circle_circle(cax, cay, ra, cbx, cby, rb, margin, out):
 
 
 @njit
-def collide_pieces(va, na, sa, ka, ra, pose_a, vb, nb, sb, kb, rb, pose_b, margin, flip_tol,
+def collide_pieces(verts, norms, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin, flip_tol,
                    scratch_v, scratch_n, out):
     """Manifold between two pieces, written to ``out`` in the world frame.
 
     Parameters
     ----------
-    va, na : float64 (m, 2)
-        Vertex and normal pools holding piece A's core vertices and edge normals in its
-        local frame, rows ``sa .. sa + ka - 1`` (the world passes its shared pools;
-        ``collide`` passes each shape's own arrays). Pieces are addressed by offset
-        rather than sliced: array views cost Numba reference counting per pair.
+    verts, norms : float64 (m, 2)
+        Vertex and normal pool holding both pieces' core vertices and edge normals in
+        their local frames: piece A in rows ``sa .. sa + ka - 1``, B in ``sb ..``.
+        Pieces are addressed by offset rather than sliced: array views cost Numba
+        reference counting per pair.
     ra : float
         Rounding radius of A (the circle radius when ka == 1).
     pose_a : tuple (x, y, cos, sin)
@@ -361,27 +368,27 @@ def collide_pieces(va, na, sa, ka, ra, pose_a, vb, nb, sb, kb, rb, pose_b, margi
         ``collide``, where the exact answer is wanted; a tenth of the slop in the
         world, where stable faces and ids matter more).
     scratch_v, scratch_n : float64 (K, 2)
-        Work space, K >= max(ka, kb): B's vertices and normals in A's frame.
+        Work space, K >= ka + kb: both pieces in A's frame.
     out : float64 (MANIFOLD_SIZE,)
 
     Returns
     -------
     int: the number of contact points (0 means no contact within ``margin``).
     """
-    if _kind(ka) <= _kind(kb):
-        return _ordered_pieces(va, na, sa, ka, ra, pose_a, vb, nb, sb, kb, rb, pose_b, margin,
-                               flip_tol, scratch_v, scratch_n, out)
     # Kinds out of canonical order: solve B against A and turn the normal around.
-    count = _ordered_pieces(vb, nb, sb, kb, rb, pose_b, va, na, sa, ka, ra, pose_a, margin,
+    swapped = _kind(ka) > _kind(kb)
+    if swapped:
+        sa, ka, ra, pose_a, sb, kb, rb, pose_b = sb, kb, rb, pose_b, sa, ka, ra, pose_a
+    count = _ordered_pieces(verts, norms, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin,
                             flip_tol, scratch_v, scratch_n, out)
-    if count > 0:
+    if swapped and count > 0:
         out[M_NX] = -out[M_NX]
         out[M_NY] = -out[M_NY]
     return count
 
 
 @njit_inline
-def _ordered_pieces(va, na, sa, ka, ra, pose_a, vb, nb, sb, kb, rb, pose_b, margin, flip_tol,
+def _ordered_pieces(verts, norms, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin, flip_tol,
                     scratch_v, scratch_n, out):
     """:func:`collide_pieces` for pieces whose kinds are in canonical order."""
     xa, ya, ca, sna = pose_a
@@ -389,19 +396,19 @@ def _ordered_pieces(va, na, sa, ka, ra, pose_a, vb, nb, sb, kb, rb, pose_b, marg
     out[M_COUNT] = 0.0
     if kb == 1:
         # circle-circle, directly in the world frame
-        cax = xa + ca * va[sa, 0] - sna * va[sa, 1]
-        cay = ya + sna * va[sa, 0] + ca * va[sa, 1]
-        cbx = xb + cb * vb[sb, 0] - snb * vb[sb, 1]
-        cby = yb + snb * vb[sb, 0] + cb * vb[sb, 1]
+        cax = xa + ca * verts[sa, 0] - sna * verts[sa, 1]
+        cay = ya + sna * verts[sa, 0] + ca * verts[sa, 1]
+        cbx = xb + cb * verts[sb, 0] - snb * verts[sb, 1]
+        cby = yb + snb * verts[sb, 0] + cb * verts[sb, 1]
         _circle_circle(cax, cay, ra, cbx, cby, rb, margin, out)
     elif ka == 1:
         # circle against capsule/polygon: in the polygon's frame, normal from it to the
         # circle, so negated to point from A (the circle) to B.
-        wx = xa + ca * va[sa, 0] - sna * va[sa, 1] - xb
-        wy = ya + sna * va[sa, 0] + ca * va[sa, 1] - yb
+        wx = xa + ca * verts[sa, 0] - sna * verts[sa, 1] - xb
+        wy = ya + sna * verts[sa, 0] + ca * verts[sa, 1] - yb
         qx = cb * wx + snb * wy
         qy = -snb * wx + cb * wy
-        hit, nx, ny, sep, px, py, feature = _polygon_point(vb, nb, sb, kb, rb, qx, qy, ra, margin)
+        hit, nx, ny, sep, px, py, feature = _polygon_point(verts, norms, sb, kb, rb, qx, qy, ra, margin)
         if hit:
             out[M_NX] = -nx
             out[M_NY] = -ny
@@ -413,8 +420,14 @@ def _ordered_pieces(va, na, sa, ka, ra, pose_a, vb, nb, sb, kb, rb, pose_b, marg
             out[M_ID1] = float(feature)
             _to_world(out, xb, yb, cb, snb)
     else:
-        # B's core and normals expressed in A's frame keep the arithmetic near the
-        # origin: a pair far from the world origin gives the same manifold, shifted.
+        # Both pieces in A's frame (A as it is, B transformed) in one scratch array:
+        # the arithmetic stays near the origin, so a pair far from the world origin
+        # gives the same manifold, shifted.
+        for j in range(ka):
+            scratch_v[j, 0] = verts[sa + j, 0]
+            scratch_v[j, 1] = verts[sa + j, 1]
+            scratch_n[j, 0] = norms[sa + j, 0]
+            scratch_n[j, 1] = norms[sa + j, 1]
         dx = xb - xa
         dy = yb - ya
         tx = ca * dx + sna * dy
@@ -422,15 +435,15 @@ def _ordered_pieces(va, na, sa, ka, ra, pose_a, vb, nb, sb, kb, rb, pose_b, marg
         c = ca * cb + sna * snb
         s = ca * snb - sna * cb
         for j in range(kb):
-            x = vb[sb + j, 0]
-            y = vb[sb + j, 1]
-            scratch_v[j, 0] = tx + c * x - s * y
-            scratch_v[j, 1] = ty + s * x + c * y
-            x = nb[sb + j, 0]
-            y = nb[sb + j, 1]
-            scratch_n[j, 0] = c * x - s * y
-            scratch_n[j, 1] = s * x + c * y
-        _polygons(va, na, sa, ka, ra, scratch_v, scratch_n, 0, kb, rb, margin, flip_tol, out)
+            x = verts[sb + j, 0]
+            y = verts[sb + j, 1]
+            scratch_v[ka + j, 0] = tx + c * x - s * y
+            scratch_v[ka + j, 1] = ty + s * x + c * y
+            x = norms[sb + j, 0]
+            y = norms[sb + j, 1]
+            scratch_n[ka + j, 0] = c * x - s * y
+            scratch_n[ka + j, 1] = s * x + c * y
+        _polygons(scratch_v, scratch_n, 0, ka, ra, ka, kb, rb, margin, flip_tol, out)
         if out[M_COUNT] > 0.0:
             _to_world(out, xa, ya, ca, sna)
     return int(out[M_COUNT])
@@ -477,9 +490,17 @@ def collide_shapes(verts_a, norms_a, starts_a, ra, pose_a,
     pb = (xb, yb, math.cos(ang_b), math.sin(ang_b))
     npa = starts_a.shape[0] - 1
     npb = starts_b.shape[0] - 1
-    kmax = max(verts_a.shape[0], verts_b.shape[0])
-    scratch_v = np.empty((kmax, 2))
-    scratch_n = np.empty((kmax, 2))
+    # one pool for both shapes, as the world has (collide_pieces reads pieces by offset)
+    na = verts_a.shape[0]
+    nb = verts_b.shape[0]
+    verts = np.empty((na + nb, 2))
+    norms = np.empty((na + nb, 2))
+    verts[:na] = verts_a
+    verts[na:] = verts_b
+    norms[:na] = norms_a
+    norms[na:] = norms_b
+    scratch_v = np.empty((na + nb, 2))
+    scratch_n = np.empty((na + nb, 2))
     many = npa > 1 or npb > 1
     filled = 0
     for i in range(npa):
@@ -487,42 +508,16 @@ def collide_shapes(verts_a, norms_a, starts_a, ra, pose_a,
         ka = starts_a[i + 1] - sa
         a0 = a1 = a2 = a3 = 0.0
         if many:
-            a0, a1, a2, a3 = _piece_box(verts_a, sa, ka, ra + margin, pa[0], pa[1], pa[2], pa[3])
+            a0, a1, a2, a3 = _piece_box(verts, sa, ka, ra + margin, pa[0], pa[1], pa[2], pa[3])
         for j in range(npb):
-            sb = starts_b[j]
-            kb = starts_b[j + 1] - sb
+            sb = na + starts_b[j]
+            kb = starts_b[j + 1] - starts_b[j]
             if many:
-                b0, b1, b2, b3 = _piece_box(verts_b, sb, kb, rb, pb[0], pb[1], pb[2], pb[3])
+                b0, b1, b2, b3 = _piece_box(verts, sb, kb, rb, pb[0], pb[1], pb[2], pb[3])
                 if a0 > b2 or b0 > a2 or a1 > b3 or b1 > a3:
                     continue
-            n = collide_pieces(verts_a, norms_a, sa, ka, ra, pa, verts_b, norms_b, sb, kb, rb, pb,
+            n = collide_pieces(verts, norms, sa, ka, ra, pa, sb, kb, rb, pb,
                                margin, 0.0, scratch_v, scratch_n, out[filled])
             if n > 0:
                 filled += 1
     return filled
-
-
-@njit
-def shapes_overlap(verts_a, norms_a, starts_a, ra, pose_a, verts_b, norms_b, starts_b, rb, pose_b):
-    """True when two shapes overlap with positive depth (stops at the first piece pair).
-
-    Same arguments as :func:`collide_shapes` without ``margin`` and ``out``.
-    """
-    xa, ya, ang_a = pose_a
-    xb, yb, ang_b = pose_b
-    pa = (xa, ya, math.cos(ang_a), math.sin(ang_a))
-    pb = (xb, yb, math.cos(ang_b), math.sin(ang_b))
-    kmax = max(verts_a.shape[0], verts_b.shape[0])
-    scratch_v = np.empty((kmax, 2))
-    scratch_n = np.empty((kmax, 2))
-    out = np.empty(MANIFOLD_SIZE)
-    for i in range(starts_a.shape[0] - 1):
-        sa = starts_a[i]
-        for j in range(starts_b.shape[0] - 1):
-            sb = starts_b[j]
-            if collide_pieces(verts_a, norms_a, sa, starts_a[i + 1] - sa, ra, pa,
-                              verts_b, norms_b, sb, starts_b[j + 1] - sb, rb, pb,
-                              0.0, 0.0, scratch_v, scratch_n, out) > 0:
-                if out[M_SEP] < 0.0:
-                    return True
-    return False

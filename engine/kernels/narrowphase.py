@@ -60,8 +60,8 @@ def update_contacts(keys, rows, keep, pair_body,
     kmax = 1
     for i in range(piece_count.shape[0]):
         kmax = max(kmax, piece_count[i])
-    scratch_v = np.empty((kmax, 2))
-    scratch_n = np.empty((kmax, 2))
+    scratch_v = np.empty((2 * kmax, 2))
+    scratch_n = np.empty((2 * kmax, 2))
     man = np.empty(MANIFOLD_SIZE)
     # one cos/sin per body rather than two per pair
     nb = angle.shape[0]
@@ -94,7 +94,7 @@ def update_contacts(keys, rows, keep, pair_body,
                       + abs(angvel[bb]) * extent[bb])
         n = collide_pieces(verts, norms, piece_start[a], piece_count[a], piece_radius[a],
                            (pos[ba, 0], pos[ba, 1], ca, sa),
-                           verts, norms, piece_start[b], piece_count[b], piece_radius[b],
+                           piece_start[b], piece_count[b], piece_radius[b],
                            (pos[bb, 0], pos[bb, 1], cb, sb),
                            margin + reach, flip_tol, scratch_v, scratch_n, man)
         old_count = int(rows[i, C_COUNT])
