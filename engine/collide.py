@@ -104,7 +104,19 @@ def collide(shape_a, pose_a, shape_b, pose_b):
                                0.0, rows)
     if filled == 0:
         return None
-    rows = rows[:filled].tolist()  # plain floats: cheaper than indexing NumPy scalars
+    if filled == 1:  # the common case, one convex piece each: no searching
+        row = rows[0].tolist()  # plain floats: cheaper than indexing NumPy scalars
+        sep = row[_k.M_SEP]
+        if not sep < 0.0:
+            return None
+        # + 0.0 turns -0.0 into 0.0
+        if row[_k.M_COUNT] == 1.0:
+            return Manifold((row[0] + 0.0, row[1] + 0.0), -sep, ((row[4] + 0.0, row[5] + 0.0),),
+                            (row[6],), (int(row[7]),))
+        return Manifold((row[0] + 0.0, row[1] + 0.0), -sep,
+                        ((row[4] + 0.0, row[5] + 0.0), (row[8] + 0.0, row[9] + 0.0)),
+                        (row[6], row[10]), (int(row[7]), int(row[11])))
+    rows = rows[:filled].tolist()
     deepest = min(rows, key=lambda row: row[_k.M_SEP])
     sep = deepest[_k.M_SEP]
     if not sep < 0.0:
@@ -115,7 +127,7 @@ def collide(shape_a, pose_a, shape_b, pose_b):
             continue
         for p in range(int(row[_k.M_COUNT])):
             b = _k.M_P1X + 4 * p
-            points.append((row[b] + 0.0, row[b + 1] + 0.0))  # + 0.0 turns -0.0 into 0.0
+            points.append((row[b] + 0.0, row[b + 1] + 0.0))
             seps.append(row[b + 2])
             ids.append(int(row[b + 3]))
     normal = (deepest[_k.M_NX] + 0.0, deepest[_k.M_NY] + 0.0)
@@ -139,4 +151,4 @@ def overlaps(shape_a, pose_a, shape_b, pose_b):
     filled = _k.collide_shapes(shape_a._verts, shape_a._norms, shape_a._starts, shape_a._radius, pa,
                                shape_b._verts, shape_b._norms, shape_b._starts, shape_b._radius, pb,
                                0.0, rows)
-    return bool(filled) and bool((rows[:filled, _k.M_SEP] < 0.0).any())
+    return any(sep < 0.0 for sep in rows[:filled, _k.M_SEP].tolist())

@@ -70,42 +70,29 @@ def _distinct(p, eps):
     return keep
 
 
-def _degenerate(p, eps):
-    """Masks (straight, spike): vertex within eps of the line through its neighbours, going on / back."""
-    a, c = _prev(p), _next(p)
-    ac, ab, bc = c - a, p - a, c - p
-    on_line = np.abs(_cross(ac[:, 0], ac[:, 1], ab[:, 0], ab[:, 1])) <= eps * np.hypot(ac[:, 0], ac[:, 1])
-    forward = (ab * bc).sum(axis=1) > 0.0
-    return on_line & forward, on_line & ~forward
+def _drop_collinear(p, idx, eps):
+    """Remove vertices within eps of the line through their neighbours; a reversal there is an error.
 
-
-def _simplify(p, eps, idx=None, strict=False):
-    """Drop near-duplicate and collinear vertices (and, unless strict, zero-width spikes)."""
-    idx = np.arange(len(p)) if idx is None else idx
+    Removes every other vertex of each run of collinear ones per round: a removal is only valid
+    while both neighbours stay, and re-testing after each round stops the tolerance accumulating.
+    """
     while len(p) >= 3:
-        keep = _distinct(p, eps)
-        if not keep.all():
-            p, idx = p[keep], idx[keep]
-            continue
-        straight, spike = _degenerate(p, eps)
-        if strict and spike.any():
-            k = int(idx[np.flatnonzero(spike)[0]])
-            raise ValueError(f"the boundary doubles back on itself at vertex {k} (a zero-width spike); "
-                             + _TOUCH)
-        flag = straight | spike
-        if not flag.any():
+        a, c = _prev(p), _next(p)
+        ac, ab = c - a, p - a
+        on_line = np.abs(_cross(ac[:, 0], ac[:, 1], ab[:, 0], ab[:, 1])) <= eps * np.hypot(*ac.T)
+        back = on_line & ((ab * (c - p)).sum(axis=1) <= 0.0)
+        if back.any():
+            raise ValueError(f"the boundary doubles back on itself at vertex {idx[np.argmax(back)]} "
+                             "(a zero-width spike); " + _TOUCH)
+        if not on_line.any():
             break
-        if flag.all():
-            return p[:0], idx[:0]
-        # Remove every other vertex of each run of flagged ones: a removal is only valid while both
-        # neighbours stay, and re-testing after each round stops tolerances from accumulating.
-        s = int(np.argmin(flag))
-        p, idx, flag = np.roll(p, -s, axis=0), np.roll(idx, -s), np.roll(flag, -s)
+        s = int(np.argmin(on_line))  # start the runs after a vertex that stays
+        p, idx, flag = np.roll(p, -s, axis=0), np.roll(idx, -s), np.roll(on_line, -s)
         pos = np.arange(len(p))
         start = np.maximum.accumulate(np.where(flag & ~_prev(flag), pos, 0))
-        drop = flag & ((pos - start) % 2 == 0)
-        p, idx = p[~drop], idx[~drop]
-    first = int(np.argmin(idx)) if len(idx) else 0  # keep the caller's first vertex first
+        keep = ~(flag & ((pos - start) % 2 == 0))
+        p, idx = p[keep], idx[keep]
+    first = int(np.argmin(idx))  # keep the caller's first vertex first
     return np.roll(p, -first, axis=0), np.roll(idx, -first)
 
 
@@ -136,73 +123,65 @@ def _box_pairs(lo, hi, block=256):
             yield i[m], j[m]
 
 
+def _crosses(ax, ay, bx, by, cx, cy, dx, dy):
+    """Segments a-b and c-d cross at a single interior point (exact sign tests; arrays or floats)."""
+    return ((_cross(bx - ax, by - ay, cx - ax, cy - ay) * _cross(bx - ax, by - ay, dx - ax, dy - ay) < 0)
+            & (_cross(dx - cx, dy - cy, ax - cx, ay - cy) * _cross(dx - cx, dy - cy, bx - cx, by - cy) < 0))
+
+
 def _find_intersection(p, eps):
-    """First pair of non-adjacent edges that cross (kind "cross") or come within eps ("touch")."""
-    n = len(p)
-    a, b = p, _next(p)
-    found = {"cross": None, "touch": None}
-    for i, j in _box_pairs(np.minimum(a, b) - eps, np.maximum(a, b) + eps):
+    """First pair (kind, i, j) of non-adjacent edges that cross ("cross") or come within eps ("touch")."""
+    n, b = len(p), _next(p)
+    found = {}
+    for i, j in _box_pairs(np.minimum(p, b) - eps, np.maximum(p, b) + eps):
         gap = np.abs(i - j)
         m = (gap != 1) & (gap != n - 1)
         i, j = np.minimum(i[m], j[m]), np.maximum(i[m], j[m])
-        if not len(i):
-            continue
-        (ax, ay), (bx, by), (cx, cy), (dx, dy) = a[i].T, b[i].T, a[j].T, b[j].T
-        o1, o2 = _cross(bx - ax, by - ay, cx - ax, cy - ay), _cross(bx - ax, by - ay, dx - ax, dy - ay)
-        o3, o4 = _cross(dx - cx, dy - cy, ax - cx, ay - cy), _cross(dx - cx, dy - cy, bx - cx, by - cy)
-        cross = (o1 * o2 < 0) & (o3 * o4 < 0)
+        seg = (*p[i].T, *b[i].T, *p[j].T, *b[j].T)
+        (ax, ay, bx, by, cx, cy, dx, dy) = seg
         dist = np.min([_point_segment_distance(cx, cy, ax, ay, bx, by)[0],
                        _point_segment_distance(dx, dy, ax, ay, bx, by)[0],
                        _point_segment_distance(ax, ay, cx, cy, dx, dy)[0],
                        _point_segment_distance(bx, by, cx, cy, dx, dy)[0]], axis=0)
-        for kind, mask in (("cross", cross), ("touch", dist <= eps)):
+        for kind, mask in (("cross", _crosses(*seg)), ("touch", dist <= eps)):
             if mask.any():
                 k = np.lexsort((j[mask], i[mask]))[0]
-                pair = (int(i[mask][k]), int(j[mask][k]))
-                found[kind] = pair if found[kind] is None else min(found[kind], pair)
-    return ("cross", *found["cross"]) if found["cross"] else (
-        ("touch", *found["touch"]) if found["touch"] else None)
+                found[kind] = min(found.get(kind, (n, n)), (int(i[mask][k]), int(j[mask][k])))
+    kind = "cross" if "cross" in found else "touch" if "touch" in found else None
+    return None if kind is None else (kind, *found[kind])
 
 
-def _intersection_message(pts, idx, kind, ei, ej):
-    """Name the crossing/touching edges by the caller's own vertex indices."""
+def _describe(pts, idx, kind, ei, ej):
+    """The error message for cleaned edges ei, ej, naming vertices and edges by the caller's indices."""
     n, m = len(pts), len(idx)
 
-    def chain(k):  # input edges covered by cleaned edge k (removed collinear points lie on it)
+    def chain(k):  # the input edges that cleaned edge k covers (removed collinear points lie on it)
         u, v = int(idx[k]), int(idx[(k + 1) % m])
         return [(u + s) % n for s in range((v - u) % n or n)]
+
+    def seg(e):
+        return (*pts[e], *pts[(e + 1) % n])
 
     def name(e):
         return f"edge {e} (v{e}->v{(e + 1) % n})"
 
-    for e in chain(ei):
-        for f in chain(ej):
-            if f in ((e + 1) % n, (e - 1) % n, e):
-                continue
-            (ax, ay), (bx, by) = pts[e], pts[(e + 1) % n]
-            (cx, cy), (dx, dy) = pts[f], pts[(f + 1) % n]
-            crosses = (_cross(bx - ax, by - ay, cx - ax, cy - ay) * _cross(bx - ax, by - ay, dx - ax, dy - ay)
-                       < 0) and (_cross(dx - cx, dy - cy, ax - cx, ay - cy)
-                                 * _cross(dx - cx, dy - cy, bx - cx, by - cy) < 0)
-            if kind == "cross" and crosses:
-                e, f = min(e, f), max(e, f)
-                return (f"the polygon is self-intersecting: edges {e} (v{e}->v{(e + 1) % n}) and "
-                        f"{f} (v{f}->v{(f + 1) % n}) cross; only simple polygons are allowed")
-            if kind == "touch" and not crosses:
-                eps = _eps(pts)
-                for (q, (s0, s1)) in ((e, (f, f + 1)), ((e + 1) % n, (f, f + 1)),
-                                      (f, (e, e + 1)), ((f + 1) % n, (e, e + 1))):
-                    d, t = _point_segment_distance(*pts[q], *pts[s0 % n], *pts[s1 % n])
-                    if d <= eps:
-                        other = s0 % n if t < 0.5 else s1 % n
-                        if np.hypot(*(pts[q] - pts[other])) <= eps:
-                            a, b = sorted((q, other))
-                            return f"vertices {a} and {b} coincide (a repeated vertex); " + _TOUCH
-                        return f"vertex {q} touches {name(s0 % n)}; " + _TOUCH
-    e, f = int(idx[ei]), int(idx[ej])
-    verb = "cross" if kind == "cross" else "touch"
-    return f"edges {e} (v{e}->v{int(idx[(ei + 1) % m])}) and {f} (v{f}->v{int(idx[(ej + 1) % m])}) {verb}; " \
-           + ("only simple polygons are allowed" if kind == "cross" else _TOUCH)
+    if kind == "cross":
+        for e, f in sorted((min(e, f), max(e, f)) for e in chain(ei) for f in chain(ej)):
+            if _crosses(*seg(e), *seg(f)):
+                return (f"the polygon is self-intersecting: edges {e} (v{e}->v{(e + 1) % n}) and {f} "
+                        f"(v{f}->v{(f + 1) % n}) cross; only simple polygons are allowed")
+    eps = _eps(pts)
+    for a, other in ((ei, ej), (ej, ei)):
+        for v in (int(idx[a]), int(idx[(a + 1) % m])):
+            for e in chain(other):
+                d, t = _point_segment_distance(*pts[v], *seg(e))
+                w = e if t < 0.5 else (e + 1) % n
+                if d <= eps and np.hypot(*(pts[v] - pts[w])) <= eps:
+                    return f"vertices {min(v, w)} and {max(v, w)} coincide; " + _TOUCH
+                if d <= eps:
+                    return f"vertex {v} touches {name(e)}; " + _TOUCH
+    return f"{name(int(idx[ei]))} and {name(int(idx[ej]))} {kind}; " + (  # not reached in practice
+        "only simple polygons are allowed" if kind == "cross" else _TOUCH)
 
 
 def validate_polygon(vertices):
@@ -252,15 +231,15 @@ def validate_polygon(vertices):
     if np.all(np.abs(_cross(far[0], far[1], *(p - p[0]).T)) <= eps * np.hypot(*far)):
         raise ValueError("all points are collinear, so the polygon has zero area; "
                          "a polygon needs a positive area")
-    p, idx = _simplify(p, eps, idx, strict=True)
+    p, idx = _drop_collinear(p, idx, eps)
     if len(p) < 3:
         raise ValueError("the polygon has zero area after removing collinear points; "
                          "a polygon needs a positive area")
     hit = _find_intersection(p, eps)
     if hit is not None:
-        raise ValueError(_intersection_message(pts, idx, *hit))
+        raise ValueError(_describe(pts, idx, *hit))
     area = 0.5 * np.sum(_cross(p[:, 0], p[:, 1], *_next(p).T))
-    if abs(area) <= eps * eps / REL_TOL:
+    if abs(area) <= eps * eps / REL_TOL:  # REL_TOL * L**2
         raise ValueError(f"the polygon has zero area ({area:g}); a polygon needs a positive area")
     return np.ascontiguousarray(p[::-1] if area < 0 else p)
 

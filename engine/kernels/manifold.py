@@ -493,14 +493,15 @@ def collide_shapes(verts_a, norms_a, starts_a, ra, pose_a,
     # one pool for both shapes, as the world has (collide_pieces reads pieces by offset)
     na = verts_a.shape[0]
     nb = verts_b.shape[0]
-    verts = np.empty((na + nb, 2))
-    norms = np.empty((na + nb, 2))
+    work = np.empty((4, na + nb, 2))  # one allocation; each work[i] is C-contiguous
+    verts = work[0]
+    norms = work[1]
+    scratch_v = work[2]
+    scratch_n = work[3]
     verts[:na] = verts_a
     verts[na:] = verts_b
     norms[:na] = norms_a
     norms[na:] = norms_b
-    scratch_v = np.empty((na + nb, 2))
-    scratch_n = np.empty((na + nb, 2))
     many = npa > 1 or npb > 1
     filled = 0
     for i in range(npa):
