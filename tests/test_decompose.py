@@ -59,7 +59,13 @@ def check_pieces(polygon, pieces):
     shapes = [Polygon(q) for q in pieces]
     assert all(s.is_valid for s in shapes)
     assert abs(sum(s.area for s in shapes) - area) <= 1e-9 * area
-    assert shapely.union_all(shapes).symmetric_difference(shape).area <= 1e-9 * area
+    # Pairwise unions: shapely.union_all (GEOS 3.14 unary union) returned a MultiPolygon missing 5%
+    # of the area on pieces whose shared edges meet at rounded Steiner points.
+    union = shapes[0]
+    for s in shapes[1:]:
+        union = union.union(s)
+    assert union.symmetric_difference(shape).area <= 1e-9 * area
+    assert max(s.difference(shape).area for s in shapes) <= 1e-9 * area
     tree = shapely.STRtree(shapes)
     for i, j in zip(*tree.query(shapes, predicate="intersects")):
         if i < j:

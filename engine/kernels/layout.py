@@ -22,7 +22,11 @@ C_COUNT = 2  # points in the manifold (0: pair tracked but not within the margin
 C_FRICTION = 3  # mixed friction coefficient
 C_RESTITUTION = 4  # mixed restitution
 C_TOUCHING = 5  # 1.0 when some point is within the speculative margin (events)
-C_POINTS = 6  # first point's columns start here
+C_IMA = 6  # inverse masses and inertias of the two bodies, copied in at prepare so a
+C_IMB = 7  # solver pass reads one row and two body states per contact (Box2D does the
+C_IIA = 8  # same: "copy mass into constraint to avoid cache misses")
+C_IIB = 9
+C_POINTS = 10  # first point's columns start here
 
 # Per point, at C_POINTS + p * P_STRIDE:
 P_RAX = 0  # anchor on A relative to A's centre of mass
@@ -51,3 +55,14 @@ P_STRIDE = 17
 
 MAX_POINTS = 2
 CONTACT_SIZE = C_POINTS + MAX_POINTS * P_STRIDE
+
+# The solver's body state, one row of 8 float64 (one cache line) per body: velocity,
+# angular velocity, and the displacement and rotation since the step began.
+S_VX = 0
+S_VY = 1
+S_W = 2
+S_DPX = 3
+S_DPY = 4
+S_QC = 5
+S_QS = 6
+STATE_SIZE = 8

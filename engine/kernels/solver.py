@@ -28,7 +28,9 @@ import numpy as np
 
 from ._jit import njit, njit_inline
 from .integrate import integrate_positions, integrate_velocities
-from .layout import (STATIC, C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, P_ADJ,
+from .layout import (STATE_SIZE, STATIC, C_COUNT, C_FRICTION, C_IIA, C_IIB, C_IMA, C_IMB, C_NX,
+                     C_NY, C_POINTS, C_RESTITUTION, P_ADJ, S_DPX, S_DPY, S_QC, S_QS, S_VX,
+                     S_VY, S_W,
                      P_MAXNI, P_NI, P_NMASS, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY, P_RBX,
                      P_RBY, P_RELV, P_STRIDE, P_TI, P_TMASS)
 
@@ -46,7 +48,7 @@ def _softness(hertz, zeta, h):
 
 
 @njit
-def _prepare(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel):
+def _prepare(rows, cba, cbb, inv_mass, inv_inertia, state):
     for i in range(rows.shape[0]):
         a = cba[i]
         b = cbb[i]
@@ -54,6 +56,10 @@ def _prepare(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel):
         mb = inv_mass[b]
         ia = inv_inertia[a]
         ib = inv_inertia[b]
+        rows[i, C_IMA] = ma
+        rows[i, C_IMB] = mb
+        rows[i, C_IIA] = ia
+        rows[i, C_IIB] = ib
         nx = rows[i, C_NX]
         ny = rows[i, C_NY]
         tx = ny
@@ -72,20 +78,20 @@ def _prepare(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel):
             rtb = rbx * ty - rby * tx
             k = ma + mb + ia * rta * rta + ib * rtb * rtb
             rows[i, base + P_TMASS] = 1.0 / k if k > 0.0 else 0.0
-            dvx = vel[b, 0] - angvel[b] * rby - vel[a, 0] + angvel[a] * ray
-            dvy = vel[b, 1] + angvel[b] * rbx - vel[a, 1] - angvel[a] * rax
+            dvx = state[b, S_VX] - state[b, S_W] * rby - state[a, S_VX] + state[a, S_W] * ray
+            dvy = state[b, S_VY] + state[b, S_W] * rbx - state[a, S_VY] - state[a, S_W] * rax
             rows[i, base + P_RELV] = dvx * nx + dvy * ny
 
 
 @njit
-def _warm_start(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel):
+def _warm_start(rows, cba, cbb, state):
     for i in range(rows.shape[0]):
         a = cba[i]
         b = cbb[i]
-        ma = inv_mass[a]
-        mb = inv_mass[b]
-        ia = inv_inertia[a]
-        ib = inv_inertia[b]
+        ma = rows[i, C_IMA]
+        mb = rows[i, C_IMB]
+        ia = rows[i, C_IIA]
+        ib = rows[i, C_IIB]
         nx = rows[i, C_NX]
         ny = rows[i, C_NY]
         for p in range(int(rows[i, C_COUNT])):
@@ -94,12 +100,12 @@ def _warm_start(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel):
             ti = rows[i, base + P_TI]
             px = ni * nx + ti * ny
             py = ni * ny - ti * nx
-            vel[a, 0] -= ma * px
-            vel[a, 1] -= ma * py
-            angvel[a] -= ia * (rows[i, base + P_RAX] * py - rows[i, base + P_RAY] * px)
-            vel[b, 0] += mb * px
-            vel[b, 1] += mb * py
-            angvel[b] += ib * (rows[i, base + P_RBX] * py - rows[i, base + P_RBY] * px)
+            state[a, S_VX] -= ma * px
+            state[a, S_VY] -= ma * py
+            state[a, S_W] -= ia * (rows[i, base + P_RAX] * py - rows[i, base + P_RAY] * px)
+            state[b, S_VX] += mb * px
+            state[b, S_VY] += mb * py
+            state[b, S_W] += ib * (rows[i, base + P_RBX] * py - rows[i, base + P_RBY] * px)
 
 
 @njit_inline
@@ -113,33 +119,32 @@ def _normal_speed(rows, i, base, nx, ny, vax, vay, wa, vbx, vby, wb):
 
 
 @njit
-def _solve(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, dp, dq, inv_h,
-           soft_dyn, soft_static, pushout, use_bias, reverse):
+def _solve(rows, cba, cbb, state, inv_h, soft_dyn, soft_static, pushout, use_bias, reverse):
     for i in range(rows.shape[0]):
         count = int(rows[i, C_COUNT])
         if count == 0:
             continue
         a = cba[i]
         b = cbb[i]
-        ma = inv_mass[a]
-        mb = inv_mass[b]
-        ia = inv_inertia[a]
-        ib = inv_inertia[b]
+        ma = rows[i, C_IMA]
+        mb = rows[i, C_IMB]
+        ia = rows[i, C_IIA]
+        ib = rows[i, C_IIB]
         bias_rate, mass_scale, impulse_scale = soft_static if (ma == 0.0 or mb == 0.0) else soft_dyn
         nx = rows[i, C_NX]
         ny = rows[i, C_NY]
-        vax = vel[a, 0]
-        vay = vel[a, 1]
-        wa = angvel[a]
-        vbx = vel[b, 0]
-        vby = vel[b, 1]
-        wb = angvel[b]
-        ddx = dp[b, 0] - dp[a, 0]
-        ddy = dp[b, 1] - dp[a, 1]
-        qca = dq[a, 0]
-        qsa = dq[a, 1]
-        qcb = dq[b, 0]
-        qsb = dq[b, 1]
+        vax = state[a, S_VX]
+        vay = state[a, S_VY]
+        wa = state[a, S_W]
+        vbx = state[b, S_VX]
+        vby = state[b, S_VY]
+        wb = state[b, S_W]
+        ddx = state[b, S_DPX] - state[a, S_DPX]
+        ddy = state[b, S_DPY] - state[a, S_DPY]
+        qca = state[a, S_QC]
+        qsa = state[a, S_QS]
+        qcb = state[b, S_QC]
+        qsb = state[b, S_QS]
         # Normal speeds before this contact's impulses: the impact speed, should a
         # speculative point first push in this pass (see below). Only points that have
         # not pushed yet this step need it.
@@ -230,16 +235,16 @@ def _solve(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, dp, dq, inv_h,
                 vbx += mb * px
                 vby += mb * py
                 wb += ib * (rbx * py - rby * px)
-        vel[a, 0] = vax
-        vel[a, 1] = vay
-        angvel[a] = wa
-        vel[b, 0] = vbx
-        vel[b, 1] = vby
-        angvel[b] = wb
+        state[a, S_VX] = vax
+        state[a, S_VY] = vay
+        state[a, S_W] = wa
+        state[b, S_VX] = vbx
+        state[b, S_VY] = vby
+        state[b, S_W] = wb
 
 
 @njit
-def _restitution(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, threshold):
+def _restitution(rows, cba, cbb, state, threshold):
     """Bounce: drive each impacting point's normal speed to ``-e`` times its impact speed.
 
     Box2D does one pass, which its own comment calls approximate for two-point
@@ -254,10 +259,10 @@ def _restitution(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, threshold):
             continue
         a = cba[i]
         b = cbb[i]
-        ma = inv_mass[a]
-        mb = inv_mass[b]
-        ia = inv_inertia[a]
-        ib = inv_inertia[b]
+        ma = rows[i, C_IMA]
+        mb = rows[i, C_IMB]
+        ia = rows[i, C_IIA]
+        ib = rows[i, C_IIB]
         nx = rows[i, C_NX]
         ny = rows[i, C_NY]
         sweeps = 1 if count == 1 else 16
@@ -273,8 +278,8 @@ def _restitution(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, threshold):
                 ray = rows[i, base + P_RAY]
                 rbx = rows[i, base + P_RBX]
                 rby = rows[i, base + P_RBY]
-                dvx = vel[b, 0] - angvel[b] * rby - vel[a, 0] + angvel[a] * ray
-                dvy = vel[b, 1] + angvel[b] * rbx - vel[a, 1] - angvel[a] * rax
+                dvx = state[b, S_VX] - state[b, S_W] * rby - state[a, S_VX] + state[a, S_W] * ray
+                dvy = state[b, S_VY] + state[b, S_W] * rbx - state[a, S_VY] - state[a, S_W] * rax
                 vn = dvx * nx + dvy * ny
                 acc = rows[i, base + P_NI]
                 new = max(acc - rows[i, base + P_NMASS] * (vn + e * relv), 0.0)
@@ -285,12 +290,12 @@ def _restitution(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, threshold):
                     rows[i, base + P_MAXNI] = new
                 px = imp * nx
                 py = imp * ny
-                vel[a, 0] -= ma * px
-                vel[a, 1] -= ma * py
-                angvel[a] -= ia * (rax * py - ray * px)
-                vel[b, 0] += mb * px
-                vel[b, 1] += mb * py
-                angvel[b] += ib * (rbx * py - rby * px)
+                state[a, S_VX] -= ma * px
+                state[a, S_VY] -= ma * py
+                state[a, S_W] -= ia * (rax * py - ray * px)
+                state[b, S_VX] += mb * px
+                state[b, S_VY] += mb * py
+                state[b, S_W] += ib * (rbx * py - rby * px)
             if moved <= 1e-12 * (1.0 + abs(rows[i, C_POINTS + P_NI])):
                 break
 
@@ -330,29 +335,33 @@ def step_bodies(dt, substeps, gx, gy, hertz, zeta, pushout, restitution_threshol
         center[i, 0] = pos[i, 0] + c * com[i, 0] - s * com[i, 1]
         center[i, 1] = pos[i, 1] + s * com[i, 0] + c * com[i, 1]
     center0 = center.copy()
-    dp = np.zeros((n, 2))
-    dq = np.zeros((n, 2))
-    dq[:, 0] = 1.0
+    state = np.zeros((n, STATE_SIZE))
+    for i in range(n):
+        state[i, S_VX] = vel[i, 0]
+        state[i, S_VY] = vel[i, 1]
+        state[i, S_W] = angvel[i]
+        state[i, S_QC] = 1.0
     hz = min(hertz, 0.25 * inv_h)
     soft_dyn = _softness(hz, zeta, h)
     soft_static = _softness(min(2.0 * hertz, 0.25 * inv_h), zeta, h)
 
-    _prepare(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel)
+    _prepare(rows, cba, cbb, inv_mass, inv_inertia, state)
     for sub in range(substeps):
         # Alternate the order of a manifold's two points between substeps so that the
         # Gauss-Seidel bias of solving one point first does not accumulate into spin.
         reverse = sub % 2 == 1
         integrate_velocities(h, gx, gy, btype, inv_mass, inv_inertia, force, torque,
-                             lin_damp, ang_damp, gravity_scale, vel, angvel, max_speed, max_rotation)
-        _warm_start(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel)
-        _solve(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, dp, dq, inv_h,
-               soft_dyn, soft_static, pushout, True, reverse)
-        integrate_positions(h, btype, vel, angvel, center, angle, center0, dp, dq)
-        _solve(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, dp, dq, inv_h,
-               soft_dyn, soft_static, pushout, False, reverse)
-    _restitution(rows, cba, cbb, inv_mass, inv_inertia, vel, angvel, restitution_threshold)
+                             lin_damp, ang_damp, gravity_scale, state, max_speed, max_rotation)
+        _warm_start(rows, cba, cbb, state)
+        _solve(rows, cba, cbb, state, inv_h, soft_dyn, soft_static, pushout, True, reverse)
+        integrate_positions(h, btype, state, center, angle, center0)
+        _solve(rows, cba, cbb, state, inv_h, soft_dyn, soft_static, pushout, False, reverse)
+    _restitution(rows, cba, cbb, state, restitution_threshold)
 
     for i in range(n):
+        vel[i, 0] = state[i, S_VX]
+        vel[i, 1] = state[i, S_VY]
+        angvel[i] = state[i, S_W]
         force[i, 0] = 0.0
         force[i, 1] = 0.0
         torque[i] = 0.0
