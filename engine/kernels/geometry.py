@@ -5,7 +5,7 @@ arrays; they allocate nothing.
 """
 import math
 
-from ._jit import njit, njit_inline
+from ._jit import njit_inline
 
 
 @njit_inline

@@ -22,8 +22,6 @@ pieces whose cores are apart (where face-normal SAT alone would only give a boun
 """
 import math
 
-import numpy as np
-
 from ._jit import njit, njit_inline
 from .geometry import closest_on_segment, convex_distance
 
@@ -41,11 +39,6 @@ M_P2Y = 9
 M_S2 = 10
 M_ID2 = 11
 MANIFOLD_SIZE = 12
-
-
-def new_manifold():
-    """An empty manifold record (float64[MANIFOLD_SIZE])."""
-    return np.zeros(MANIFOLD_SIZE)
 
 
 @njit
@@ -447,78 +440,3 @@ def _ordered_pieces(verts, norms, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin
         if out[M_COUNT] > 0.0:
             _to_world(out, xa, ya, ca, sna)
     return int(out[M_COUNT])
-
-
-@njit
-def _piece_box(v, s0, k, r, x, y, c, s):
-    minx = miny = math.inf
-    maxx = maxy = -math.inf
-    for i in range(s0, s0 + k):
-        wx = x + c * v[i, 0] - s * v[i, 1]
-        wy = y + s * v[i, 0] + c * v[i, 1]
-        minx = min(minx, wx)
-        miny = min(miny, wy)
-        maxx = max(maxx, wx)
-        maxy = max(maxy, wy)
-    return minx - r, miny - r, maxx + r, maxy + r
-
-
-@njit
-def collide_shapes(verts_a, norms_a, starts_a, ra, pose_a,
-                   verts_b, norms_b, starts_b, rb, pose_b, margin, out):
-    """All piece-pair manifolds between two shapes (one piece each, or several).
-
-    Parameters
-    ----------
-    verts_a, norms_a : float64 (n, 2)
-        The pieces' core vertices and normals, piece ``p`` in rows
-        ``starts_a[p]:starts_a[p + 1]``.
-    starts_a : int64 (pieces + 1,)
-    ra : float
-        The shape's rounding radius (shared by its pieces).
-    pose_a : tuple (x, y, angle)
-    out : float64 (pieces_a * pieces_b, MANIFOLD_SIZE)
-
-    Returns
-    -------
-    int: how many rows of ``out`` were filled, one per touching piece pair. Pieces of
-    multi-piece (concave) shapes are first culled by their bounding boxes.
-    """
-    xa, ya, ang_a = pose_a
-    xb, yb, ang_b = pose_b
-    pa = (xa, ya, math.cos(ang_a), math.sin(ang_a))
-    pb = (xb, yb, math.cos(ang_b), math.sin(ang_b))
-    npa = starts_a.shape[0] - 1
-    npb = starts_b.shape[0] - 1
-    # one pool for both shapes, as the world has (collide_pieces reads pieces by offset)
-    na = verts_a.shape[0]
-    nb = verts_b.shape[0]
-    work = np.empty((4, na + nb, 2))  # one allocation; each work[i] is C-contiguous
-    verts = work[0]
-    norms = work[1]
-    scratch_v = work[2]
-    scratch_n = work[3]
-    verts[:na] = verts_a
-    verts[na:] = verts_b
-    norms[:na] = norms_a
-    norms[na:] = norms_b
-    many = npa > 1 or npb > 1
-    filled = 0
-    for i in range(npa):
-        sa = starts_a[i]
-        ka = starts_a[i + 1] - sa
-        a0 = a1 = a2 = a3 = 0.0
-        if many:
-            a0, a1, a2, a3 = _piece_box(verts, sa, ka, ra + margin, pa[0], pa[1], pa[2], pa[3])
-        for j in range(npb):
-            sb = na + starts_b[j]
-            kb = starts_b[j + 1] - starts_b[j]
-            if many:
-                b0, b1, b2, b3 = _piece_box(verts, sb, kb, rb, pb[0], pb[1], pb[2], pb[3])
-                if a0 > b2 or b0 > a2 or a1 > b3 or b1 > a3:
-                    continue
-            n = collide_pieces(verts, norms, sa, ka, ra, pa, sb, kb, rb, pb,
-                               margin, 0.0, scratch_v, scratch_n, out[filled])
-            if n > 0:
-                filled += 1
-    return filled
