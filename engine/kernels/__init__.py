@@ -14,8 +14,9 @@ import hashlib
 import pathlib
 
 
-def _clear_stale_cache():
-    here = pathlib.Path(__file__).resolve().parent
+def _clear_stale_cache(here=None):
+    """Delete the cached kernels in ``here/__pycache__`` unless the sources are unchanged."""
+    here = pathlib.Path(__file__).resolve().parent if here is None else pathlib.Path(here)
     digest = hashlib.sha256()
     for path in sorted(here.glob("*.py")):
         digest.update(path.name.encode())
