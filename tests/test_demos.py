@@ -138,7 +138,7 @@ def pretend_display(monkeypatch, pygame, *batches):
 
 
 def test_live_window_keys_and_click(monkeypatch):
-    pygame = pytest.importorskip("pygame")
+    pygame = importlib.import_module("pygame")  # a test dependency (pyproject extra "test")
     key = lambda k: pygame.event.Event(pygame.KEYDOWN, key=k)  # noqa: E731
     click = pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(550, 300))
     pretend_display(monkeypatch, pygame, [click], [], [key(pygame.K_SPACE)], [key(pygame.K_s)],
@@ -151,7 +151,7 @@ def test_live_window_keys_and_click(monkeypatch):
 
 
 def test_live_still_picture(monkeypatch):
-    pygame = pytest.importorskip("pygame")
+    pygame = importlib.import_module("pygame")  # a test dependency (pyproject extra "test")
     pretend_display(monkeypatch, pygame, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE)])
     demo = importlib.import_module("demos.collide")
     assert _viewer.show(demo.picture, demo.bounds(), "still") is None

@@ -25,7 +25,7 @@ import math
 import numpy as np
 import pytest
 
-pymunk = pytest.importorskip("pymunk")
+import pymunk  # a test dependency: the oracle
 
 from benchmarks.pymunk_scene import build_space  # noqa: E402
 from engine import Circle, Polygon  # noqa: E402
