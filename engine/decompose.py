@@ -363,45 +363,46 @@ def _split(p, eps):
     return pieces
 
 
-def _earclip(p):
+def _earclip(p, eps):
     """Triangles (index triples, CCW) of a simple CCW polygon by ear clipping (seed 004).
 
-    A vertex is an ear when it is strictly convex and no other remaining vertex lies in the closed
-    triangle. Seed 004 tests only reflex vertices, which is enough in general position; but a convex
-    vertex lying exactly on the new diagonal (common with grid coordinates) would leave a remaining
-    polygon that touches itself. The test is vectorised over the remaining vertices.
+    An ear is a vertex convex by more than eps whose triangle has no other remaining vertex within
+    eps (seed 004 tests only reflex vertices, enough in general position; but a convex vertex on the
+    new diagonal, common on grids, leaves a polygon touching itself, and rounding may put it just
+    outside). Only if no vertex passes is the exact test used, once. Vectorised over the vertices.
     """
     n = len(p)
     x, y = p[:, 0], p[:, 1]
     xs, ys = x.tolist(), y.tolist()  # Python floats: scalar arithmetic on them is ~5x faster
     prv, nxt = [(i - 1) % n for i in range(n)], [(i + 1) % n for i in range(n)]
     alive = np.ones(n, dtype=bool)
+    cand, tris, i, misses, left, tol = np.arange(n), [], 0, 0, n, eps
 
-    def turn(i):
-        a, c = prv[i], nxt[i]
-        return _cross(xs[i] - xs[a], ys[i] - ys[a], xs[c] - xs[i], ys[c] - ys[i])
+    def inside(a, b, bx, by):  # within tol to the left of a->b (scaled by its length)
+        return _cross(xs[b] - xs[a], ys[b] - ys[a], bx - xs[a], by - ys[a]) >= -tol * np.hypot(
+            xs[b] - xs[a], ys[b] - ys[a])
 
-    cand, tris, i, misses, left = np.arange(n), [], 0, 0, n
     while left > 3:
         a, c = prv[i], nxt[i]
-        ear = turn(i) > 0
+        ear = -_side((xs[a], ys[a]), (xs[i], ys[i]), (xs[c], ys[c])) > tol
         if ear:
             k = cand[(cand != a) & (cand != i) & (cand != c)]
-            bx, by = x[k], y[k]
-            ear = not ((_cross(xs[i] - xs[a], ys[i] - ys[a], bx - xs[a], by - ys[a]) >= 0)
-                       & (_cross(xs[c] - xs[i], ys[c] - ys[i], bx - xs[i], by - ys[i]) >= 0)
-                       & (_cross(xs[a] - xs[c], ys[a] - ys[c], bx - xs[c], by - ys[c]) >= 0)).any()
+            ear = not (inside(a, i, x[k], y[k]) & inside(i, c, x[k], y[k]) & inside(c, a, x[k], y[k])).any()
         if not ear:
             i, misses = c, misses + 1
-            if misses > left:
+            if misses > left and tol == 0.0:
                 raise RuntimeError("ear clipping found no ear (numerically degenerate polygon)")
+            if misses > left:
+                misses, tol = 0, 0.0
             continue
         tris.append((a, i, c))
-        nxt[a], prv[c], left, misses = c, a, left - 1, 0
+        nxt[a], prv[c], left, misses, tol = c, a, left - 1, 0, eps
         alive[i] = False
         cand = np.flatnonzero(alive)
         i = a
     tris.append((prv[i], i, nxt[i]))
+    if _side(*(p[v] for v in tris[-1])) >= 0.0:
+        raise RuntimeError("ear clipping left an inverted triangle (numerically degenerate polygon)")
     return tris
 
 
@@ -487,7 +488,7 @@ def decompose(vertices, method="auto"):
             if name == "split":
                 pieces = _split(p, eps)
             else:
-                pieces = _hertel_mehlhorn(p, _earclip(p), eps)
+                pieces = _hertel_mehlhorn(p, _earclip(p, eps), eps)
             results.append([np.ascontiguousarray(q) for q in pieces if len(q) >= 3])
         except RuntimeError:
             if method != "auto" or (name == "split" and not results):

@@ -21,6 +21,7 @@ from .kernels import narrowphase as _np
 from .kernels import pairs as _pairs
 from .kernels import proxies as _px
 from .kernels import solver as _sv
+from .kernels.geometry import piece_box
 from .kernels.layout import CONTACT_SIZE, DYNAMIC, STATIC
 from .mass import combine
 from .shapes import Shape
@@ -330,7 +331,7 @@ class World:
         P, b = self._p, self._b
         i = P.body[p]
         c, s = math.cos(b.angle[i]), math.sin(b.angle[i])
-        box = _px.piece_box(self._g.verts, P.start[p], P.count[p], P.radius[p],
+        box = piece_box(self._g.verts, P.start[p], P.count[p], P.radius[p],
                             b.pos[i, 0], b.pos[i, 1], c, s, K.SPECULATIVE_DISTANCE)
         if P.static[p]:
             return np.array(box)

@@ -74,3 +74,19 @@ def convex_distance(v, s1, k1, s2, k2):
                 best = dd
                 b1x, b1y, b2x, b2y = cx, cy, px, py
     return math.sqrt(best), b1x, b1y, b2x, b2y
+
+
+@njit_inline
+def piece_box(verts, start, count, radius, x, y, c, s, grow):
+    """World AABB (minx, miny, maxx, maxy) of a piece at pose (x, y, c, s), grown by ``grow``."""
+    minx = miny = math.inf
+    maxx = maxy = -math.inf
+    for k in range(start, start + count):
+        wx = x + c * verts[k, 0] - s * verts[k, 1]
+        wy = y + s * verts[k, 0] + c * verts[k, 1]
+        minx = min(minx, wx)
+        miny = min(miny, wy)
+        maxx = max(maxx, wx)
+        maxy = max(maxy, wy)
+    r = radius + grow
+    return minx - r, miny - r, maxx + r, maxy + r

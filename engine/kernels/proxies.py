@@ -10,23 +10,8 @@ import math
 
 from ._jit import njit
 from .aabb_tree import META_LEAVES, tree_move, tree_rebuild
+from .geometry import piece_box
 from .layout import STATIC
-
-
-@njit
-def piece_box(verts, start, count, radius, x, y, c, s, grow):
-    """World AABB (minx, miny, maxx, maxy) of a piece at pose (x, y, c, s), grown by ``grow``."""
-    minx = miny = math.inf
-    maxx = maxy = -math.inf
-    for k in range(start, start + count):
-        wx = x + c * verts[k, 0] - s * verts[k, 1]
-        wy = y + s * verts[k, 0] + c * verts[k, 1]
-        minx = min(minx, wx)
-        miny = min(miny, wy)
-        maxx = max(maxx, wx)
-        maxy = max(maxy, wy)
-    r = radius + grow
-    return minx - r, miny - r, maxx + r, maxy + r
 
 
 @njit

@@ -10,23 +10,10 @@ import math
 import numpy as np
 
 from ._jit import njit
+from .geometry import piece_box
 from .manifold import collide_pieces
 
 __all__ = ["collide_shapes"]
-
-
-@njit
-def _piece_box(v, s0, k, r, x, y, c, s):
-    minx = miny = math.inf
-    maxx = maxy = -math.inf
-    for i in range(s0, s0 + k):
-        wx = x + c * v[i, 0] - s * v[i, 1]
-        wy = y + s * v[i, 0] + c * v[i, 1]
-        minx = min(minx, wx)
-        miny = min(miny, wy)
-        maxx = max(maxx, wx)
-        maxy = max(maxy, wy)
-    return minx - r, miny - r, maxx + r, maxy + r
 
 
 @njit
@@ -75,12 +62,12 @@ def collide_shapes(verts_a, norms_a, starts_a, ra, pose_a,
         ka = starts_a[i + 1] - sa
         a0 = a1 = a2 = a3 = 0.0
         if many:
-            a0, a1, a2, a3 = _piece_box(verts, sa, ka, ra + margin, pa[0], pa[1], pa[2], pa[3])
+            a0, a1, a2, a3 = piece_box(verts, sa, ka, ra, pa[0], pa[1], pa[2], pa[3], margin)
         for j in range(npb):
             sb = na + starts_b[j]
             kb = starts_b[j + 1] - starts_b[j]
             if many:
-                b0, b1, b2, b3 = _piece_box(verts, sb, kb, rb, pb[0], pb[1], pb[2], pb[3])
+                b0, b1, b2, b3 = piece_box(verts, sb, kb, rb, pb[0], pb[1], pb[2], pb[3], 0.0)
                 if a0 > b2 or b0 > a2 or a1 > b3 or b1 > a3:
                     continue
             n = collide_pieces(verts, norms, sa, ka, ra, pa, sb, kb, rb, pb,
