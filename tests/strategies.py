@@ -14,16 +14,13 @@ Windings are mixed (``clockwise=None``) unless asked for; sizes are 4 to 200 ver
 polyominoes: 40 cells).
 """
 import numpy as np
+import shapely
 from hypothesis import assume
 from hypothesis import strategies as st
-import shapely
 from shapely.geometry import Polygon, box
 
-__all__ = ["star_polygons", "monotone_polygons", "two_opt_polygons", "rectilinear_polygons", "simple_polygons",
-           "random_convex_polygon"]
-
-_unit = st.floats(0.0, 1.0, allow_nan=False, allow_infinity=False)
-
+__all__ = ["star_polygons", "monotone_polygons", "two_opt_polygons", "rectilinear_polygons",
+           "simple_polygons", "random_convex_polygon"]
 
 def _floats(lo, hi):
     return st.floats(lo, hi, allow_nan=False, allow_infinity=False)
@@ -92,7 +89,8 @@ def _first_crossing(pts):
     a, b = pts, np.roll(pts, -1, axis=0)
 
     def orient(p, q, r):
-        return (q[..., 0] - p[..., 0]) * (r[..., 1] - p[..., 1]) - (q[..., 1] - p[..., 1]) * (r[..., 0] - p[..., 0])
+        (px, py), (qx, qy), (rx, ry) = p.T, q.T, r.T
+        return (qx - px) * (ry - py) - (qy - py) * (rx - px)
 
     i, j = np.triu_indices(n, 2)
     keep = (j - i) != n - 1
