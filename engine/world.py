@@ -40,6 +40,7 @@ _BODY_COLUMNS = {
     "com": (np.float64, (2,), 0.0), "lin_damp": (np.float64, (), 0.0),
     "ang_damp": (np.float64, (), 0.0), "gravity_scale": (np.float64, (), 1.0),
     "extent": (np.float64, (), 0.0),  # farthest shape point from the centre of mass
+    "moved": (np.uint8, (), 1),  # pose changed since the last broadphase (2: set by hand)
     "btype": (np.int8, (), DYNAMIC), "bullet": (np.bool_, (), False),
     "key": (np.int64, (), -1),
 }
@@ -233,6 +234,7 @@ class World:
             self._b.pos[i] = (x, y)
         if angle is not None:
             self._b.angle[i] = angle
+        self._b.moved[i] = 2
         for h in self._body_shapes[body._key]:
             for p in h._pieces:
                 self._reinsert(p)
@@ -438,7 +440,7 @@ class World:
         moved_count = _px.refresh_proxies(
             P.alive[:n_p], P.body[:n_p], P.start[:n_p], P.count[:n_p], P.radius[:n_p],
             P.node[:n_p], P.fat[:n_p], self._g.verts, b.btype, b.pos, b.angle, b.vel, b.angvel,
-            b.extent, dt, K.SPECULATIVE_DISTANCE, K.AABB_MARGIN, K.AABB_MARGIN_FRACTION, *tree.arrays, self._moved)
+            b.extent, b.moved, dt, K.SPECULATIVE_DISTANCE, K.AABB_MARGIN, K.AABB_MARGIN_FRACTION, *tree.arrays, self._moved)
         moved = self._moved[:moved_count]
         if self._teleported:
             extra_dyn = [node for st, node in self._teleported if not st]
@@ -479,7 +481,7 @@ class World:
                         K.MAX_ROTATION, b.btype[:n], b.inv_mass[:n], b.inv_inertia[:n], b.com[:n],
                         b.force[:n], b.torque[:n], b.lin_damp[:n], b.ang_damp[:n],
                         b.gravity_scale[:n], b.pos[:n], b.angle[:n], b.vel[:n], b.angvel[:n],
-                        self._pair_body[0, :m], self._pair_body[1, :m], self._rows)
+                        b.moved[:n], self._pair_body[0, :m], self._pair_body[1, :m], self._rows)
 
     def debug_draw(self, drawer, flags=None):
         """Draw the world through ``drawer`` (an :class:`engine.debug_draw.DebugDraw`).

@@ -23,8 +23,8 @@ def integrate_velocities(h, gx, gy, btype, inv_mass, inv_inertia, force, torque,
     for i in range(btype.shape[0]):
         if btype[i] != DYNAMIC:
             continue
-        ld = 1.0 / (1.0 + h * lin_damp[i])
-        ad = 1.0 / (1.0 + h * ang_damp[i])
+        ld = 1.0 if lin_damp[i] == 0.0 else 1.0 / (1.0 + h * lin_damp[i])
+        ad = 1.0 if ang_damp[i] == 0.0 else 1.0 / (1.0 + h * ang_damp[i])
         im = inv_mass[i]
         vx = h * (gravity_scale[i] * gx + im * force[i, 0]) + ld * state[i, S_VX]
         vy = h * (gravity_scale[i] * gy + im * force[i, 1]) + ld * state[i, S_VY]

@@ -23,7 +23,8 @@ def fat_margin(maxx, maxy, minx, miny, margin, fraction):
 
 @njit
 def refresh_proxies(piece_alive, piece_body, piece_start, piece_count, piece_radius, piece_node,
-                    piece_fat, verts, btype, pos, angle, vel, angvel, extent, dt, speculative,
+                    piece_fat, verts, btype, pos, angle, vel, angvel, extent, moved_body, dt,
+                    speculative,
                     margin, fraction, aabb, parent, child1, child2, height, user, meta, moved):
     """Re-box the pieces of moving bodies; update the tree for those that left their fat box.
 
@@ -31,6 +32,9 @@ def refresh_proxies(piece_alive, piece_body, piece_start, piece_count, piece_rad
     the start united with the box moved by ``v dt``), grown for rotation by
     ``|w| extent dt`` and by the speculative distance, so pairs that may touch during
     the step are tracked before they do (speculative contacts, Firth 2011).
+
+    ``moved_body`` (n,) uint8 marks bodies whose pose changed since the last refresh; a
+    body at rest that did not move keeps its boxes without recomputing them.
 
     The seven tree arrays are the moving-body tree's (layout in ``aabb_tree``).
     ``moved`` int32 (>= pieces,) receives the leaves whose fat box changed; the return
@@ -46,6 +50,8 @@ def refresh_proxies(piece_alive, piece_body, piece_start, piece_count, piece_rad
         b = piece_body[i]
         if btype[b] == STATIC:
             continue
+        if moved_body[b] == 0 and vel[b, 0] == 0.0 and vel[b, 1] == 0.0 and angvel[b] == 0.0:
+            continue  # at rest and unmoved since its box was made: the box still holds
         c = math.cos(angle[b])
         s = math.sin(angle[b])
         turn = dt * abs(angvel[b]) * extent[b]

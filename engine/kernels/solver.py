@@ -304,7 +304,7 @@ def _restitution(rows, cba, cbb, state, threshold):
 def step_bodies(dt, substeps, gx, gy, hertz, zeta, pushout, restitution_threshold,
                 max_speed, max_rotation,
                 btype, inv_mass, inv_inertia, com, force, torque, lin_damp, ang_damp,
-                gravity_scale, pos, angle, vel, angvel, cba, cbb, rows):
+                gravity_scale, pos, angle, vel, angvel, moved, cba, cbb, rows):
     """Advance all bodies by ``dt``, solving the contacts in ``rows``.
 
     Parameters
@@ -320,6 +320,9 @@ def step_bodies(dt, substeps, gx, gy, hertz, zeta, pushout, restitution_threshol
         Limits; see ``engine.constants``.
     btype ... angvel : body columns, (n,) or (n, 2); ``pos``, ``angle``, ``vel``,
         ``angvel`` are updated in place, ``force``/``torque`` cleared.
+    moved : uint8 (n,)
+        Set to 1 for bodies whose pose changed in this step, else 0 (2 on entry, set by
+        the world for a body it moved by hand, also counts as moved).
     cba, cbb : int32 (m,)
         Body of each contact's piece A and B.
     rows : float64 (m, CONTACT_SIZE)
@@ -330,11 +333,15 @@ def step_bodies(dt, substeps, gx, gy, hertz, zeta, pushout, restitution_threshol
     inv_h = 1.0 / h
     center = np.empty((n, 2))
     for i in range(n):
-        c = math.cos(angle[i])
-        s = math.sin(angle[i])
-        center[i, 0] = pos[i, 0] + c * com[i, 0] - s * com[i, 1]
-        center[i, 1] = pos[i, 1] + s * com[i, 0] + c * com[i, 1]
+        center[i, 0] = pos[i, 0]
+        center[i, 1] = pos[i, 1]
+        if com[i, 0] != 0.0 or com[i, 1] != 0.0:  # most bodies are centred: no trig
+            c = math.cos(angle[i])
+            s = math.sin(angle[i])
+            center[i, 0] += c * com[i, 0] - s * com[i, 1]
+            center[i, 1] += s * com[i, 0] + c * com[i, 1]
     center0 = center.copy()
+    angle0 = angle.copy()
     state = np.zeros((n, STATE_SIZE))
     for i in range(n):
         state[i, S_VX] = vel[i, 0]
@@ -367,7 +374,14 @@ def step_bodies(dt, substeps, gx, gy, hertz, zeta, pushout, restitution_threshol
         torque[i] = 0.0
         if btype[i] == STATIC:
             continue
-        c = math.cos(angle[i])
-        s = math.sin(angle[i])
-        pos[i, 0] = center[i, 0] - (c * com[i, 0] - s * com[i, 1])
-        pos[i, 1] = center[i, 1] - (s * com[i, 0] + c * com[i, 1])
+        x = center[i, 0]
+        y = center[i, 1]
+        if com[i, 0] != 0.0 or com[i, 1] != 0.0:
+            c = math.cos(angle[i])
+            s = math.sin(angle[i])
+            x -= c * com[i, 0] - s * com[i, 1]
+            y -= s * com[i, 0] + c * com[i, 1]
+        # Moved: the broadphase must re-box this body's pieces next step.
+        moved[i] = x != pos[i, 0] or y != pos[i, 1] or angle[i] != angle0[i] or moved[i] == 2
+        pos[i, 0] = x
+        pos[i, 1] = y
