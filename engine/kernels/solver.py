@@ -109,6 +109,13 @@ def _warm_start(rows, cba, cbb, state):
 
 
 @njit_inline
+def _push(px, py, ma, mb, ia, ib, rax, ray, rbx, rby, vax, vay, wa, vbx, vby, wb):
+    """Velocities of A and B after the impulse (px, py): -P at anchor rA, +P at rB."""
+    return (vax - ma * px, vay - ma * py, wa - ia * (rax * py - ray * px),
+            vbx + mb * px, vby + mb * py, wb + ib * (rbx * py - rby * px))
+
+
+@njit_inline
 def _normal_speed(rows, i, base, nx, ny, vax, vay, wa, vbx, vby, wb):
     """Relative normal speed at the point whose columns start at ``base``."""
     rax = rows[i, base + P_RAX]
@@ -198,14 +205,8 @@ def _solve(rows, cba, cbb, state, inv_h, soft_dyn, soft_static, pushout, use_bia
                     # this impact speed, not the one the step started with.
                     rows[i, base + P_RELV] = first
                 rows[i, base + P_MAXNI] = new
-            px = imp * nx
-            py = imp * ny
-            vax -= ma * px
-            vay -= ma * py
-            wa -= ia * (rax * py - ray * px)
-            vbx += mb * px
-            vby += mb * py
-            wb += ib * (rbx * py - rby * px)
+            vax, vay, wa, vbx, vby, wb = _push(imp * nx, imp * ny, ma, mb, ia, ib, rax, ray, rbx,
+                                               rby, vax, vay, wa, vbx, vby, wb)
         if not use_bias:
             # Friction, in the relax pass only: the biased pass's extra velocity would
             # otherwise leak into the friction impulses (Box2D #1050).
@@ -227,14 +228,8 @@ def _solve(rows, cba, cbb, state, inv_h, soft_dyn, soft_static, pushout, use_bia
                 new = min(max(acc - rows[i, base + P_TMASS] * vt, -limit), limit)
                 imp = new - acc
                 rows[i, base + P_TI] = new
-                px = imp * tx
-                py = imp * ty
-                vax -= ma * px
-                vay -= ma * py
-                wa -= ia * (rax * py - ray * px)
-                vbx += mb * px
-                vby += mb * py
-                wb += ib * (rbx * py - rby * px)
+                vax, vay, wa, vbx, vby, wb = _push(imp * tx, imp * ty, ma, mb, ia, ib, rax, ray,
+                                                   rbx, rby, vax, vay, wa, vbx, vby, wb)
         state[a, S_VX] = vax
         state[a, S_VY] = vay
         state[a, S_W] = wa
