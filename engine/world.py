@@ -334,7 +334,7 @@ class World:
         i = P.body[p]
         c, s = math.cos(b.angle[i]), math.sin(b.angle[i])
         box = piece_box(self._g.verts, P.start[p], P.count[p], P.radius[p],
-                            b.pos[i, 0], b.pos[i, 1], c, s, K.SPECULATIVE_DISTANCE)
+                        b.pos[i, 0], b.pos[i, 1], c, s, K.SPECULATIVE_DISTANCE)
         if P.static[p]:
             return np.array(box)
         g = _px.fat_margin(box[2], box[3], box[0], box[1], K.AABB_MARGIN, K.AABB_MARGIN_FRACTION)
