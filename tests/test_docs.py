@@ -12,6 +12,7 @@ BLOCK = re.compile(r"```python\n(.*?)```", re.S)
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_code_blocks_run(path, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # blocks that save files write here
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # the pygame tutorial opens a window
     blocks = BLOCK.findall(path.read_text())
     namespace = {"__name__": "__docs__"}
     for i, code in enumerate(blocks):
