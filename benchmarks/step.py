@@ -149,7 +149,8 @@ def bench_read(count, repeats):
 
 # -- memory and start-up (fresh subprocesses) ------------------------------------------------------
 
-_MEMORY_OURS = r"""
+# Shared by both memory probes: current and peak RSS from /proc, and a peak reset.
+_MEMORY_PRELUDE = r"""
 import json, sys
 def status_kb(field):
     with open("/proc/self/status") as f:
@@ -161,6 +162,9 @@ def reset_peak():
         return True
     except OSError:
         return False
+"""
+
+_MEMORY_OURS = _MEMORY_PRELUDE + r"""
 import engine
 from engine import scenes
 scenes.pyramid(2).build()[0].step(1 / 60)   # load the compiled kernels before the baseline
@@ -173,18 +177,7 @@ for _ in range(int(sys.argv[2])):
 print(json.dumps({"base_kb": base, "peak_kb": status_kb("VmHWM"), "reset": reset}))
 """
 
-_MEMORY_PYMUNK = r"""
-import json, sys
-def status_kb(field):
-    with open("/proc/self/status") as f:
-        return next(int(l.split()[1]) for l in f if l.startswith(field + ":"))
-def reset_peak():
-    try:  # Linux >= 4.0: "5" resets VmHWM to the current RSS (ru_maxrss survives exec)
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
-        return True
-    except OSError:
-        return False
+_MEMORY_PYMUNK = _MEMORY_PRELUDE + r"""
 import pymunk
 from benchmarks.pymunk_scene import build_space   # imports pymunk and numpy, not the engine
 with open(sys.argv[1]) as f:
