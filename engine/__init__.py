@@ -6,11 +6,12 @@ translation vector, and a world that steps bodies with a soft-step contact solve
 """
 from .body import Body, BodyType
 from .collide import Manifold, collide, overlaps
+from .continuous import ShapeCastHit, time_of_impact
 from .shapes import Circle, Polygon, Segment, Shape
 from .world import ShapeHandle, World
 
 __all__ = [
-    "Body", "BodyType", "Circle", "Manifold", "Polygon", "Segment", "Shape", "ShapeHandle",
-    "World", "collide", "overlaps",
+    "Body", "BodyType", "Circle", "Manifold", "Polygon", "Segment", "Shape", "ShapeCastHit",
+    "ShapeHandle", "World", "collide", "overlaps", "time_of_impact",
 ]
 __version__ = "0.1.0"

@@ -13,7 +13,7 @@ from .shapes import Circle, Polygon
 from .world import World
 
 __all__ = ["BodySpec", "Scene", "pyramid", "vertical_stack", "rain", "friction_ramp",
-           "restitution_drop", "idle"]
+           "restitution_drop", "idle", "bullets"]
 
 
 @dataclasses.dataclass
@@ -170,3 +170,25 @@ def idle(count=2000, spacing=2.0):
         scene.add("dynamic", (col * spacing, row * spacing), [((box if k % 2 else ball), 1.0, 0.6, 0.0)])
     return scene
 
+
+
+def bullets(count=50, speed=300.0, wall="static", radius=0.1, thickness=0.1, dt=1.0 / 60.0,
+            wall_density=1000.0):
+    """``count`` small balls fired at ``speed`` m/s at a thin wall, with no gravity.
+
+    The wall (``thickness`` m, 30 m tall, centred on x = 0) is ``"static"``,
+    ``"kinematic"`` or ``"dynamic"`` (then ``wall_density`` kg/m^2). Ball ``k`` starts
+    further back by ``k / count`` of one step's flight (``speed * dt``), so arrivals are
+    spread over a whole step: some would reach the wall just after a step begins, some
+    just before it ends. Balls are tagged ``"bullet"``, the wall ``"wall"``.
+    """
+    scene = Scene(f"bullets{count}", gravity=(0.0, 0.0))
+    height = 30.0
+    scene.add(wall, (0.0, 0.0), [(Polygon.box(thickness, height), wall_density, 0.6, 0.0)], tag="wall")
+    ball = Circle(radius)
+    spacing = (height - 2.0) / max(count - 1, 1)
+    for k in range(count):
+        x = -3.0 - speed * dt * k / count
+        y = -0.5 * height + 1.0 + k * spacing
+        scene.add("dynamic", (x, y), [(ball, 1.0, 0.6, 0.0)], velocity=(speed, 0.0), tag="bullet")
+    return scene

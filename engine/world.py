@@ -17,13 +17,15 @@ from . import constants as K
 from .aabb_tree import AABBTree
 from .body import Body, BodyType
 from .kernels import broadphase as _bp
+from .kernels import ccd as _ccd
 from .kernels import narrowphase as _np
 from .kernels import pairs as _pairs
 from .kernels import proxies as _px
 from .kernels import solver as _sv
 from .kernels.geometry import piece_box
 from .kernels.layout import CONTACT_SIZE, DYNAMIC, STATIC
-from .mass import combine
+from .continuous import cast_shape as _cast_shape
+from .mass import combine, min_extent
 from .shapes import Shape
 from .storage import Columns, Handles
 from .shape_handle import ShapeHandle
@@ -40,6 +42,8 @@ _BODY_COLUMNS = {
     "com": (np.float64, (2,), 0.0), "lin_damp": (np.float64, (), 0.0),
     "ang_damp": (np.float64, (), 0.0), "gravity_scale": (np.float64, (), 1.0),
     "extent": (np.float64, (), 0.0),  # farthest shape point from the centre of mass
+    "min_extent": (np.float64, (), np.inf),  # thinnest part (continuous collision)
+    "pos0": (np.float64, (2,), 0.0), "angle0": (np.float64, (), 0.0),  # pose at step start
     "moved": (np.uint8, (), 1),  # pose changed since the last broadphase (2: set by hand)
     "btype": (np.int8, (), DYNAMIC), "bullet": (np.bool_, (), False),
     "key": (np.int64, (), -1),
@@ -104,6 +108,7 @@ class World:
         self._rows = np.empty((0, CONTACT_SIZE))  # one contact row per pair
         self._pair_body = np.empty((2, 16), np.int32)  # bodies of each pair, by the narrowphase
         self._moved = np.empty(16, np.int32)
+        self._fast = np.empty(16, np.uint8)  # continuous collision: bodies to sweep
         self._locked = False
 
     # -- settings ---------------------------------------------------------------------
@@ -353,7 +358,9 @@ class World:
         """Mass, centre of mass, inertia and extent of body row ``i`` from its shapes."""
         b = self._b
         key = int(b.key[i])
-        mass, com, inertia, extent = combine((h.shape, h.density) for h in self._body_shapes.get(key, ()))
+        attached = self._body_shapes.get(key, ())
+        mass, com, inertia, extent = combine((h.shape, h.density) for h in attached)
+        b.min_extent[i] = min_extent(h.shape for h in attached)
         old_com = b.com[i].copy()
         b.com[i] = com
         if b.btype[i] != DYNAMIC:
@@ -427,7 +434,9 @@ class World:
         try:
             self._broadphase(dt)
             self._narrowphase(dt)
+            self._save_start_poses()
             self._solve(dt)
+            self._continuous()
         finally:
             self._locked = False
 
@@ -482,6 +491,58 @@ class World:
                         b.force[:n], b.torque[:n], b.lin_damp[:n], b.ang_damp[:n],
                         b.gravity_scale[:n], b.pos[:n], b.angle[:n], b.vel[:n], b.angvel[:n],
                         b.moved[:n], self._pair_body[0, :m], self._pair_body[1, :m], self._rows)
+
+    def _save_start_poses(self):
+        n = self._n
+        np.copyto(self._b.pos0[:n], self._b.pos[:n])
+        np.copyto(self._b.angle0[:n], self._b.angle[:n])
+
+    def _continuous(self):
+        b, n = self._b, self._n
+        if self._fast.size < n:
+            self._fast = np.empty(2 * n, np.uint8)
+        fast = self._fast[:n]
+        count = _ccd.find_fast(K.CCD_SAFETY_FACTOR, b.btype[:n], b.bullet[:n], b.com[:n],
+                               b.extent[:n], b.min_extent[:n], b.pos0[:n], b.angle0[:n],
+                               b.pos[:n], b.angle[:n], fast)
+        if count == 0:
+            return
+        P, n_p = self._p, self._p_used
+        _ccd.solve_continuous(fast, K.LINEAR_SLOP, P.alive[:n_p], P.body[:n_p], P.start[:n_p],
+                              P.count[:n_p], P.radius[:n_p], self._g.verts, self._g.norms,
+                              b.btype[:n], b.com[:n], b.pos0[:n], b.angle0[:n], b.pos[:n],
+                              b.angle[:n], b.moved[:n], *self._tree.arrays,
+                              *self._static_tree.arrays)
+
+    def cast_shape(self, shape, pose, translation):
+        """The first shape in the world that ``shape`` touches when swept along ``translation``.
+
+        Parameters
+        ----------
+        shape : Circle, Segment or Polygon
+            Any shape, not attached to a body.
+        pose : (x, y, angle) or (x, y)
+            Where the shape starts.
+        translation : (float, float)
+            The sweep; the shape does not turn.
+
+        Returns
+        -------
+        engine.ShapeCastHit or None
+            ``(body, shape, fraction, point, normal)`` of the earliest touch, bodies held
+            at their current poses; ``None`` when nothing is in the way.
+
+        Examples
+        --------
+        >>> from engine import World, Polygon, Circle
+        >>> world = World()
+        >>> wall = world.create_body("static", position=(5, 0))
+        >>> _ = wall.add_shape(Polygon.box(1, 4))
+        >>> hit = world.cast_shape(Circle(0.5), (0, 0), (10, 0))
+        >>> hit.body is wall, round(hit.fraction, 6), hit.point, hit.normal
+        (True, 0.4, (4.5, 0.0), (-1.0, 0.0))
+        """
+        return _cast_shape(self, shape, pose, translation)
 
     def debug_draw(self, drawer, flags=None):
         """Draw the world through ``drawer`` (an :class:`engine.debug_draw.DebugDraw`).

@@ -195,8 +195,14 @@ def _polygons(v, n, sa, ka, ra, sb, kb, rb, margin, flip_tol, out):
         # separations tie to rounding, the reference may be the face that does not
         # realise it. The sine of the angle is resolved to rounding, where
         # d - sep ~ d * angle^2 / 2 would hide angles below ~1e-6; the rounding of u
-        # itself grows as the points get closer, hence the 1/d term.
-        tol = 1e-10 + 1e-14 * inv
+        # itself grows as the points get closer, hence the 1/d term, and with the size
+        # of the coordinates the closest point was computed from (a point on a 1 km
+        # ground edge is rounded to ~1e-13 m): scale by the two faces' vertices.
+        ea = sa + (edge_a + 1 if edge_a + 1 < ka else 0)
+        eb = sb + (edge_b + 1 if edge_b + 1 < kb else 0)
+        big = max(abs(v[sa + edge_a, 0]), abs(v[sa + edge_a, 1]), abs(v[ea, 0]), abs(v[ea, 1]),
+                  abs(v[sb + edge_b, 0]), abs(v[sb + edge_b, 1]), abs(v[eb, 0]), abs(v[eb, 1]))
+        tol = 1e-10 + 1e-14 * inv * (1.0 + big)
         ax = n[sa + edge_a, 0]
         ay = n[sa + edge_a, 1]
         bx = -n[sb + edge_b, 0]
