@@ -208,7 +208,12 @@ class Body:
 
     @property
     def bullet(self):
-        """Force continuous collision against every body type for this body."""
+        """Sweep this body for continuous collision every step, however slowly it moves.
+
+        Fast bodies (one step's motion above half their thinnest extent) are swept
+        anyway, against static, kinematic and dynamic bodies; the flag only matters for
+        a body that can meet something thinner than itself in less than that.
+        """
         return bool(self._world._b.bullet[self._row()])
 
     @bullet.setter

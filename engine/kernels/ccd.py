@@ -258,7 +258,10 @@ def solve_continuous(fast, slop, piece_alive, piece_body, piece_start, piece_cou
     contact. When a piece already touches something at the start (a fast box sliding
     on the ground) its TOI is 0; then, as Box2D does, a small circle (a quarter of
     the piece's inner radius) at the piece's centre is swept instead, which still
-    catches the piece diving through that surface.
+    catches the piece diving through that surface. If even that circle starts within
+    the target (a piece thinner than the slop), its centre may close half its distance
+    to the other piece and no more: the next contact then pushes it back out on the
+    side it came from.
     """
     n = btype.shape[0]
     frac = np.ones(n)
@@ -320,8 +323,13 @@ def solve_continuous(fast, slop, piece_alive, piece_body, piece_start, piece_cou
                               target, 0.25 * slop, scratch)[0]
                 if t == 0.0:
                     target = max(slop, core_r + rq - slop)
-                    t = piece_toi(center, 0, 1, sw, verts, piece_start[q], piece_count[q],
-                                  other, target, 0.25 * slop, scratch)[0]
+                    t, d = piece_toi(center, 0, 1, sw, verts, piece_start[q], piece_count[q],
+                                     other, target, 0.25 * slop, scratch)[:2]
+                    if t == 0.0 and d > 0.0:
+                        # a piece thinner than the slop starts with its centre within the
+                        # target: let the centre close half its distance, never cross
+                        t = piece_toi(center, 0, 1, sw, verts, piece_start[q], piece_count[q],
+                                      other, 0.5 * d, 0.0, scratch)[0]
                 if 0.0 < t < frac[i]:
                     frac[i] = t
     clamped = 0
