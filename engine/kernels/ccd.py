@@ -176,6 +176,22 @@ def piece_toi(verts_a, sa, ka, sweep_a, verts_b, sb, kb, sweep_b, target, tol, s
     return t, d, p2x, p2y, nx, ny
 
 
+@njit
+def _candidates(aabb, parent, child1, child2, height, user, meta,
+                s_aabb, s_parent, s_child1, s_child2, s_height, s_user, s_meta, x0, y0, x1, y1, out):
+    """Pieces under the box [x0, y0, x1, y1] in both trees: ``(out, count)``, ``out`` grown
+    (a new array) when the pieces do not fit."""
+    while True:
+        n1 = tree_query(aabb, parent, child1, child2, height, user, meta, x0, y0, x1, y1, out)
+        n2 = 0
+        if n1 <= out.shape[0]:
+            n2 = tree_query(s_aabb, s_parent, s_child1, s_child2, s_height, s_user, s_meta,
+                            x0, y0, x1, y1, out[n1:])
+        if n1 + n2 <= out.shape[0]:
+            return out, n1 + n2
+        out = np.empty(2 * (n1 + n2), np.int64)
+
+
 @njit_inline
 def _inner_radius(verts, norms, start, count, radius, cx, cy):
     """Distance from (cx, cy) to the piece's nearest face, plus its rounding radius."""
@@ -300,38 +316,29 @@ def solve_continuous(fast, slop, piece_alive, piece_body, piece_start, piece_cou
         center[0, 0] = cx / kp
         center[0, 1] = cy / kp
         core_r = 0.25 * _inner_radius(verts, norms, sp, kp, rp, center[0, 0], center[0, 1])
-        for tree in range(2):
-            while True:
-                if tree == 0:
-                    hits = tree_query(aabb, parent, child1, child2, height, user, meta,
-                                      x0, y0, x1, y1, out)
-                else:
-                    hits = tree_query(s_aabb, s_parent, s_child1, s_child2, s_height, s_user,
-                                      s_meta, x0, y0, x1, y1, out)
-                if hits <= out.shape[0]:
-                    break
-                out = np.empty(2 * hits, np.int64)
-            for h in range(hits):
-                q = out[h]
-                j = piece_body[q]
-                if j == i or (fast[j] != 0 and btype[j] != STATIC):
-                    continue
-                other = (pos[j, 0], pos[j, 1], angle[j], pos[j, 0], pos[j, 1], angle[j], 0.0, 0.0)
-                rq = piece_radius[q]
-                target = max(slop, rp + rq - slop)
-                t = piece_toi(verts, sp, kp, sw, verts, piece_start[q], piece_count[q], other,
-                              target, 0.25 * slop, scratch)[0]
-                if t == 0.0:
-                    target = max(slop, core_r + rq - slop)
-                    t, d = piece_toi(center, 0, 1, sw, verts, piece_start[q], piece_count[q],
-                                     other, target, 0.25 * slop, scratch)[:2]
-                    if t == 0.0 and d > 0.0:
-                        # a piece thinner than the slop starts with its centre within the
-                        # target: let the centre close half its distance, never cross
-                        t = piece_toi(center, 0, 1, sw, verts, piece_start[q], piece_count[q],
-                                      other, 0.5 * d, 0.0, scratch)[0]
-                if 0.0 < t < frac[i]:
-                    frac[i] = t
+        out, hits = _candidates(aabb, parent, child1, child2, height, user, meta, s_aabb, s_parent,
+                                s_child1, s_child2, s_height, s_user, s_meta, x0, y0, x1, y1, out)
+        for h in range(hits):
+            q = out[h]
+            j = piece_body[q]
+            if j == i or (fast[j] != 0 and btype[j] != STATIC):
+                continue
+            other = (pos[j, 0], pos[j, 1], angle[j], pos[j, 0], pos[j, 1], angle[j], 0.0, 0.0)
+            rq = piece_radius[q]
+            target = max(slop, rp + rq - slop)
+            t = piece_toi(verts, sp, kp, sw, verts, piece_start[q], piece_count[q], other,
+                          target, 0.25 * slop, scratch)[0]
+            if t == 0.0:
+                target = max(slop, core_r + rq - slop)
+                t, d = piece_toi(center, 0, 1, sw, verts, piece_start[q], piece_count[q],
+                                 other, target, 0.25 * slop, scratch)[:2]
+                if t == 0.0 and d > 0.0:
+                    # a piece thinner than the slop starts with its centre within the
+                    # target: let the centre close half its distance, never cross
+                    t = piece_toi(center, 0, 1, sw, verts, piece_start[q], piece_count[q],
+                                  other, 0.5 * d, 0.0, scratch)[0]
+            if 0.0 < t < frac[i]:
+                frac[i] = t
     clamped = 0
     for i in range(n):
         t = frac[i]
@@ -400,27 +407,19 @@ def cast_pieces(verts_s, starts_s, rs, sweep, tol, x0, y0, x1, y1,
     best = MISS
     px = py = nx = ny = 0.0
     single = np.empty(2, np.int64)
-    for tree in range(2):
-        while True:
-            if tree == 0:
-                hits = tree_query(aabb, parent, child1, child2, height, user, meta, x0, y0, x1, y1, out)
-            else:
-                hits = tree_query(s_aabb, s_parent, s_child1, s_child2, s_height, s_user, s_meta,
-                                  x0, y0, x1, y1, out)
-            if hits <= out.shape[0]:
-                break
-            out = np.empty(2 * hits, np.int64)
-        for h in range(hits):
-            q = out[h]
-            j = piece_body[q]
-            other = (pos[j, 0], pos[j, 1], angle[j], pos[j, 0], pos[j, 1], angle[j], 0.0, 0.0)
-            single[0] = piece_start[q]
-            single[1] = piece_start[q] + piece_count[q]
-            t, qx, qy, mx, my = shapes_toi(verts_s, starts_s, rs, sweep, verts, single,
-                                           piece_radius[q], other, tol)
-            # ties go to the lower piece index, so the answer does not depend on tree order
-            if t >= 0.0 and (best < 0.0 or t < best or (t == best and q < best_piece)):
-                best = t
-                best_piece = q
-                px, py, nx, ny = qx, qy, mx, my
+    out, hits = _candidates(aabb, parent, child1, child2, height, user, meta, s_aabb, s_parent,
+                            s_child1, s_child2, s_height, s_user, s_meta, x0, y0, x1, y1, out)
+    for h in range(hits):
+        q = out[h]
+        j = piece_body[q]
+        other = (pos[j, 0], pos[j, 1], angle[j], pos[j, 0], pos[j, 1], angle[j], 0.0, 0.0)
+        single[0] = piece_start[q]
+        single[1] = piece_start[q] + piece_count[q]
+        t, qx, qy, mx, my = shapes_toi(verts_s, starts_s, rs, sweep, verts, single,
+                                       piece_radius[q], other, tol)
+        # ties go to the lower piece index, so the answer does not depend on tree order
+        if t >= 0.0 and (best < 0.0 or t < best or (t == best and q < best_piece)):
+            best = t
+            best_piece = q
+            px, py, nx, ny = qx, qy, mx, my
     return best_piece, best, px, py, nx, ny
