@@ -127,6 +127,23 @@ def test_circles_touching_and_concentric():
     assert m.normal == (0.0, 1.0) and m.depth == 3.0
 
 
+@pytest.mark.parametrize("offset", [4.3e-157, 1e-160, 3e-200, 5e-324])
+def test_nearly_concentric_normals_are_unit(offset):
+    """A centre offset whose square is subnormal (found by hypothesis in CI): the normal
+    along the offset is still exactly unit length, for circle-circle and circle-polygon
+    (the vertex region, where the axis joins the centre to the closest core vertex)."""
+    m = collide(Circle(1.0), ORIGIN, Circle(0.5), (0.0, offset, 0.0))
+    assert m.normal == (0.0, 1.0) and m.depth == 1.5
+    m = collide(Circle(1.0), ORIGIN, Circle(0.5), (offset, 0.0, 0.0))
+    assert m.normal == (1.0, 0.0) and m.depth == 1.5
+    # Against a rounded corner: the circle's centre a hair outside the core's corner at the
+    # origin, diagonally, so the axis is the tiny joining vector.
+    rounded = Polygon.box(2.0, 2.0, center=(-1.0, -1.0), radius=0.5)
+    m = collide(rounded, ORIGIN, Circle(0.25), (offset, offset, 0.0))
+    assert math.hypot(*m.normal) == pytest.approx(1.0, abs=1e-15)
+    assert m.normal == pytest.approx((SQ2 / 2, SQ2 / 2), abs=1e-15)
+
+
 def test_vertex_to_vertex():
     # Rounded boxes whose cores' corners (1, 1) and (1.3, 1.4) are 0.5 apart: a vertex-vertex
     # contact along (0.6, 0.8), depth 2 * 0.5 - 0.5, one point midway: (1, 1) + 0.25 * n.

@@ -9,6 +9,26 @@ from ._jit import njit_inline
 
 
 @njit_inline
+def direction(dx, dy):
+    """Length ``d`` of ``(dx, dy)`` and its unit vector: ``(d, nx, ny)``; ``(0, 0, 0)`` for zero.
+
+    Exact to rounding at any scale: ``sqrt(dx*dx + dy*dy)`` underflows for offsets below
+    about 1e-154 (the square is subnormal) and the quotient is then far from unit length,
+    so tiny vectors are scaled by their largest component first.
+    """
+    d = math.sqrt(dx * dx + dy * dy)
+    if d > 1e-150:
+        return d, dx / d, dy / d
+    m = max(abs(dx), abs(dy))
+    if m == 0.0:
+        return 0.0, 0.0, 0.0
+    ux = dx / m
+    uy = dy / m
+    u = math.sqrt(ux * ux + uy * uy)
+    return m * u, ux / u, uy / u
+
+
+@njit_inline
 def closest_on_segment(px, py, ax, ay, bx, by):
     """Closest point to ``p`` on segment ``a``-``b``.
 

@@ -23,7 +23,7 @@ pieces whose cores are apart (where face-normal SAT alone would only give a boun
 import math
 
 from ._jit import njit, njit_inline
-from .geometry import closest_on_segment, convex_distance
+from .geometry import closest_on_segment, convex_distance, direction
 
 # Layout of one manifold record.
 M_NX = 0  # unit normal from A to B, world frame
@@ -116,7 +116,8 @@ def _polygon_point(vp, np_, sp, kp, rp, qx, qy, rq, margin):
                 feature = i if t < 1.0 else i2
                 edge = i
                 interior = 0.0 < t < 1.0
-        d = math.sqrt(dd)
+        # Not sqrt(dd): for a centre within ~1e-154 of the core, dd is subnormal.
+        d, ux, uy = direction(qx - cx, qy - cy)
         if d - rsum > margin:
             return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0
         if interior:
@@ -132,8 +133,8 @@ def _polygon_point(vp, np_, sp, kp, rp, qx, qy, rq, margin):
                 d = -d
             d = max(d, 0.0)
         elif d > 0.0:
-            nx = (qx - cx) / d
-            ny = (qy - cy) / d
+            nx = ux
+            ny = uy
         else:
             nx = np_[sp + best_i, 0]
             ny = np_[sp + best_i, 1]
@@ -320,15 +321,12 @@ def _to_world(out, x, y, c, s):
 def _circle_circle(cax, cay, ra, cbx, cby, rb, margin, out):
     dx = cbx - cax
     dy = cby - cay
-    d = math.sqrt(dx * dx + dy * dy)
+    d, nx, ny = direction(dx, dy)
     sep = d - ra - rb
     out[M_COUNT] = 0.0
     if sep > margin:
         return
-    if d > 0.0:
-        nx = dx / d
-        ny = dy / d
-    else:
+    if d == 0.0:
         nx = 0.0  # concentric: any axis is a minimum; pick +y
         ny = 1.0
     h = ra + 0.5 * sep
