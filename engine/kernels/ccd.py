@@ -216,12 +216,15 @@ def find_fast(safety, btype, bullet, com, extent, min_extent, pos0, angle0, pos,
         fast[i] = 0
         if btype[i] != DYNAMIC:
             continue
-        c0 = math.cos(angle0[i])
-        s0 = math.sin(angle0[i])
-        c1 = math.cos(angle[i])
-        s1 = math.sin(angle[i])
-        dx = (pos[i, 0] + c1 * com[i, 0] - s1 * com[i, 1]) - (pos0[i, 0] + c0 * com[i, 0] - s0 * com[i, 1])
-        dy = (pos[i, 1] + s1 * com[i, 0] + c1 * com[i, 1]) - (pos0[i, 1] + s0 * com[i, 0] + c0 * com[i, 1])
+        dx = pos[i, 0] - pos0[i, 0]
+        dy = pos[i, 1] - pos0[i, 1]
+        if com[i, 0] != 0.0 or com[i, 1] != 0.0:  # off-centre: the centre of mass's path
+            c0 = math.cos(angle0[i])
+            s0 = math.sin(angle0[i])
+            c1 = math.cos(angle[i])
+            s1 = math.sin(angle[i])
+            dx += (c1 - c0) * com[i, 0] - (s1 - s0) * com[i, 1]
+            dy += (s1 - s0) * com[i, 0] + (c1 - c0) * com[i, 1]
         motion = math.sqrt(dx * dx + dy * dy) + abs(angle[i] - angle0[i]) * extent[i]
         if bullet[i] or motion > safety * min_extent[i]:
             fast[i] = 1

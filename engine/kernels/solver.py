@@ -2,12 +2,13 @@
 
 One call advances every body by one step ``dt`` in ``substeps`` substeps of ``h``::
 
+    order the contacts with points by colour (coloring.py); integrate free bodies
     prepare contacts (anchors, effective masses, approach speeds)
     for each substep:
-        integrate velocities (gravity, forces, damping)
+        integrate velocities (gravity, forces, damping) of bodies in contact
         warm start (apply last impulses)
         solve, biased: soft contacts push penetration out (at most ``pushout`` m/s)
-        integrate positions
+        integrate positions of bodies in contact
         relax, unbiased: removes the velocity the bias added, and solves friction
     restitution (one pass, approach speeds above the threshold only)
 
@@ -27,7 +28,8 @@ import math
 import numpy as np
 
 from ._jit import njit, njit_inline
-from .integrate import integrate_positions, integrate_velocities
+from .coloring import order_contacts
+from .integrate import integrate_free, integrate_positions, integrate_velocities
 from .layout import (STATE_SIZE, STATIC, C_COUNT, C_FRICTION, C_IIA, C_IIB, C_IMA, C_IMB, C_NX,
                      C_NY, C_POINTS, C_RESTITUTION, P_ADJ, S_DPX, S_DPY, S_QC, S_QS, S_VX,
                      S_VY, S_W,
@@ -48,8 +50,9 @@ def _softness(hertz, zeta, h):
 
 
 @njit
-def _prepare(rows, cba, cbb, inv_mass, inv_inertia, state):
-    for i in range(rows.shape[0]):
+def _prepare(rows, order, cba, cbb, inv_mass, inv_inertia, state):
+    for k in range(order.shape[0]):
+        i = order[k]
         a = cba[i]
         b = cbb[i]
         ma = inv_mass[a]
@@ -83,9 +86,28 @@ def _prepare(rows, cba, cbb, inv_mass, inv_inertia, state):
             rows[i, base + P_RELV] = dvx * nx + dvy * ny
 
 
+@njit_inline
+def _push(px, py, ma, mb, ia, ib, rax, ray, rbx, rby, vax, vay, wa, vbx, vby, wb):
+    """Velocities of A and B after the impulse (px, py): -P at anchor rA, +P at rB."""
+    return (vax - ma * px, vay - ma * py, wa - ia * (rax * py - ray * px),
+            vbx + mb * px, vby + mb * py, wb + ib * (rbx * py - rby * px))
+
+
+@njit_inline
+def _store(state, body, inv_mass, inv_inertia, vx, vy, w):
+    """Write a body's velocity back, unless contacts cannot change it (static and
+    kinematic bodies): an unneeded store would chain every contact of the ground into
+    one sequence of store-to-load dependencies."""
+    if inv_mass != 0.0 or inv_inertia != 0.0:
+        state[body, S_VX] = vx
+        state[body, S_VY] = vy
+        state[body, S_W] = w
+
+
 @njit
-def _warm_start(rows, cba, cbb, state):
-    for i in range(rows.shape[0]):
+def _warm_start(rows, order, cba, cbb, state):
+    for k in range(order.shape[0]):
+        i = order[k]
         a = cba[i]
         b = cbb[i]
         ma = rows[i, C_IMA]
@@ -94,25 +116,22 @@ def _warm_start(rows, cba, cbb, state):
         ib = rows[i, C_IIB]
         nx = rows[i, C_NX]
         ny = rows[i, C_NY]
+        vax = state[a, S_VX]
+        vay = state[a, S_VY]
+        wa = state[a, S_W]
+        vbx = state[b, S_VX]
+        vby = state[b, S_VY]
+        wb = state[b, S_W]
         for p in range(int(rows[i, C_COUNT])):
             base = C_POINTS + p * P_STRIDE
             ni = rows[i, base + P_NI]
             ti = rows[i, base + P_TI]
-            px = ni * nx + ti * ny
-            py = ni * ny - ti * nx
-            state[a, S_VX] -= ma * px
-            state[a, S_VY] -= ma * py
-            state[a, S_W] -= ia * (rows[i, base + P_RAX] * py - rows[i, base + P_RAY] * px)
-            state[b, S_VX] += mb * px
-            state[b, S_VY] += mb * py
-            state[b, S_W] += ib * (rows[i, base + P_RBX] * py - rows[i, base + P_RBY] * px)
-
-
-@njit_inline
-def _push(px, py, ma, mb, ia, ib, rax, ray, rbx, rby, vax, vay, wa, vbx, vby, wb):
-    """Velocities of A and B after the impulse (px, py): -P at anchor rA, +P at rB."""
-    return (vax - ma * px, vay - ma * py, wa - ia * (rax * py - ray * px),
-            vbx + mb * px, vby + mb * py, wb + ib * (rbx * py - rby * px))
+            vax, vay, wa, vbx, vby, wb = _push(ni * nx + ti * ny, ni * ny - ti * nx, ma, mb, ia, ib,
+                                               rows[i, base + P_RAX], rows[i, base + P_RAY],
+                                               rows[i, base + P_RBX], rows[i, base + P_RBY],
+                                               vax, vay, wa, vbx, vby, wb)
+        _store(state, a, ma, ia, vax, vay, wa)
+        _store(state, b, mb, ib, vbx, vby, wb)
 
 
 @njit_inline
@@ -126,11 +145,10 @@ def _normal_speed(rows, i, base, nx, ny, vax, vay, wa, vbx, vby, wb):
 
 
 @njit
-def _solve(rows, cba, cbb, state, inv_h, soft_dyn, soft_static, pushout, use_bias, reverse):
-    for i in range(rows.shape[0]):
+def _solve(rows, order, cba, cbb, state, inv_h, soft_dyn, soft_static, pushout, use_bias, reverse):
+    for k in range(order.shape[0]):
+        i = order[k]
         count = int(rows[i, C_COUNT])
-        if count == 0:
-            continue
         a = cba[i]
         b = cbb[i]
         ma = rows[i, C_IMA]
@@ -230,16 +248,12 @@ def _solve(rows, cba, cbb, state, inv_h, soft_dyn, soft_static, pushout, use_bia
                 rows[i, base + P_TI] = new
                 vax, vay, wa, vbx, vby, wb = _push(imp * tx, imp * ty, ma, mb, ia, ib, rax, ray,
                                                    rbx, rby, vax, vay, wa, vbx, vby, wb)
-        state[a, S_VX] = vax
-        state[a, S_VY] = vay
-        state[a, S_W] = wa
-        state[b, S_VX] = vbx
-        state[b, S_VY] = vby
-        state[b, S_W] = wb
+        _store(state, a, ma, ia, vax, vay, wa)
+        _store(state, b, mb, ib, vbx, vby, wb)
 
 
 @njit
-def _restitution(rows, cba, cbb, state, threshold):
+def _restitution(rows, order, cba, cbb, state, threshold):
     """Bounce: drive each impacting point's normal speed to ``-e`` times its impact speed.
 
     Box2D does one pass, which its own comment calls approximate for two-point
@@ -247,10 +261,11 @@ def _restitution(rows, cba, cbb, state, threshold):
     with e = 1 came off at 85 % of its speed, spinning). Iterating the two points of a
     manifold to convergence gives the exact simultaneous answer; a few sweeps suffice.
     """
-    for i in range(rows.shape[0]):
+    for k in range(order.shape[0]):
+        i = order[k]
         e = rows[i, C_RESTITUTION]
         count = int(rows[i, C_COUNT])
-        if e == 0.0 or count == 0:
+        if e == 0.0:
             continue
         a = cba[i]
         b = cbb[i]
@@ -347,18 +362,27 @@ def step_bodies(dt, substeps, gx, gy, hertz, zeta, pushout, restitution_threshol
     soft_dyn = _softness(hz, zeta, h)
     soft_static = _softness(min(2.0 * hertz, 0.25 * inv_h), zeta, h)
 
-    _prepare(rows, cba, cbb, inv_mass, inv_inertia, state)
+    # Contacts with points, in colour order; bodies that touch one are integrated
+    # substep by substep around the contact passes, free ones in one go.
+    order = np.empty(rows.shape[0], np.int32)
+    in_contact = np.zeros(n, np.uint8)
+    order = order[:order_contacts(rows, cba, cbb, inv_mass, inv_inertia, order, in_contact)]
+    integrate_free(substeps, h, gx, gy, btype, in_contact, inv_mass, inv_inertia, force, torque,
+                   lin_damp, ang_damp, gravity_scale, state, max_speed, max_rotation, center,
+                   angle)
+
+    _prepare(rows, order, cba, cbb, inv_mass, inv_inertia, state)
     for sub in range(substeps):
         # Alternate the order of a manifold's two points between substeps so that the
         # Gauss-Seidel bias of solving one point first does not accumulate into spin.
         reverse = sub % 2 == 1
-        integrate_velocities(h, gx, gy, btype, inv_mass, inv_inertia, force, torque,
+        integrate_velocities(h, gx, gy, btype, in_contact, inv_mass, inv_inertia, force, torque,
                              lin_damp, ang_damp, gravity_scale, state, max_speed, max_rotation)
-        _warm_start(rows, cba, cbb, state)
-        _solve(rows, cba, cbb, state, inv_h, soft_dyn, soft_static, pushout, True, reverse)
-        integrate_positions(h, btype, state, center, angle, center0)
-        _solve(rows, cba, cbb, state, inv_h, soft_dyn, soft_static, pushout, False, reverse)
-    _restitution(rows, cba, cbb, state, restitution_threshold)
+        _warm_start(rows, order, cba, cbb, state)
+        _solve(rows, order, cba, cbb, state, inv_h, soft_dyn, soft_static, pushout, True, reverse)
+        integrate_positions(h, btype, in_contact, state, center, angle, center0)
+        _solve(rows, order, cba, cbb, state, inv_h, soft_dyn, soft_static, pushout, False, reverse)
+    _restitution(rows, order, cba, cbb, state, restitution_threshold)
 
     for i in range(n):
         vel[i, 0] = state[i, S_VX]
