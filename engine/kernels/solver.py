@@ -50,9 +50,8 @@ def _softness(hertz, zeta, h):
 
 
 @njit
-def _prepare(rows, order, cba, cbb, inv_mass, inv_inertia, state):
-    for k in range(order.shape[0]):
-        i = order[k]
+def _prepare(rows, cba, cbb, inv_mass, inv_inertia, state):
+    for i in range(rows.shape[0]):
         a = cba[i]
         b = cbb[i]
         ma = inv_mass[a]
@@ -105,9 +104,8 @@ def _store(state, body, inv_mass, inv_inertia, vx, vy, w):
 
 
 @njit
-def _warm_start(rows, order, cba, cbb, state):
-    for k in range(order.shape[0]):
-        i = order[k]
+def _warm_start(rows, cba, cbb, state):
+    for i in range(rows.shape[0]):
         a = cba[i]
         b = cbb[i]
         ma = rows[i, C_IMA]
@@ -145,9 +143,8 @@ def _normal_speed(rows, i, base, nx, ny, vax, vay, wa, vbx, vby, wb):
 
 
 @njit
-def _solve(rows, order, cba, cbb, state, inv_h, soft_dyn, soft_static, pushout, use_bias, reverse):
-    for k in range(order.shape[0]):
-        i = order[k]
+def _solve(rows, cba, cbb, state, inv_h, soft_dyn, soft_static, pushout, use_bias, reverse):
+    for i in range(rows.shape[0]):
         count = int(rows[i, C_COUNT])
         a = cba[i]
         b = cbb[i]
@@ -253,7 +250,7 @@ def _solve(rows, order, cba, cbb, state, inv_h, soft_dyn, soft_static, pushout, 
 
 
 @njit
-def _restitution(rows, order, cba, cbb, state, threshold):
+def _restitution(rows, cba, cbb, state, threshold):
     """Bounce: drive each impacting point's normal speed to ``-e`` times its impact speed.
 
     Box2D does one pass, which its own comment calls approximate for two-point
@@ -261,8 +258,7 @@ def _restitution(rows, order, cba, cbb, state, threshold):
     with e = 1 came off at 85 % of its speed, spinning). Iterating the two points of a
     manifold to convergence gives the exact simultaneous answer; a few sweeps suffice.
     """
-    for k in range(order.shape[0]):
-        i = order[k]
+    for i in range(rows.shape[0]):
         e = rows[i, C_RESTITUTION]
         count = int(rows[i, C_COUNT])
         if e == 0.0:
@@ -371,18 +367,33 @@ def step_bodies(dt, substeps, gx, gy, hertz, zeta, pushout, restitution_threshol
                    lin_damp, ang_damp, gravity_scale, state, max_speed, max_rotation, center,
                    angle)
 
-    _prepare(rows, order, cba, cbb, inv_mass, inv_inertia, state)
+    # The passes run over a copy of the active rows in that order: contiguous reads,
+    # where the rows themselves interleave active and empty pairs (rain2000: 9400 rows,
+    # 6000 active, 3.3 MB, beyond the core's L2); impulses are copied back at the end.
+    count = order.shape[0]
+    work = np.empty((count, rows.shape[1]))
+    wa = np.empty(count, np.int32)
+    wb = np.empty(count, np.int32)
+    for k in range(count):
+        i = order[k]
+        work[k, :] = rows[i, :]
+        wa[k] = cba[i]
+        wb[k] = cbb[i]
+
+    _prepare(work, wa, wb, inv_mass, inv_inertia, state)
     for sub in range(substeps):
         # Alternate the order of a manifold's two points between substeps so that the
         # Gauss-Seidel bias of solving one point first does not accumulate into spin.
         reverse = sub % 2 == 1
         integrate_velocities(h, gx, gy, btype, in_contact, inv_mass, inv_inertia, force, torque,
                              lin_damp, ang_damp, gravity_scale, state, max_speed, max_rotation)
-        _warm_start(rows, order, cba, cbb, state)
-        _solve(rows, order, cba, cbb, state, inv_h, soft_dyn, soft_static, pushout, True, reverse)
+        _warm_start(work, wa, wb, state)
+        _solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, True, reverse)
         integrate_positions(h, btype, in_contact, state, center, angle, center0)
-        _solve(rows, order, cba, cbb, state, inv_h, soft_dyn, soft_static, pushout, False, reverse)
-    _restitution(rows, order, cba, cbb, state, restitution_threshold)
+        _solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, False, reverse)
+    _restitution(work, wa, wb, state, restitution_threshold)
+    for k in range(count):
+        rows[order[k], :] = work[k, :]
 
     for i in range(n):
         vel[i, 0] = state[i, S_VX]
