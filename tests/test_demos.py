@@ -11,6 +11,7 @@ from PIL import Image
 import engine.debug_draw
 from engine import Polygon, World, scenes
 from engine.debug_draw import COLORS, DebugDraw, DrawFlags, draw_world
+from engine.draw_pixels import fill_color
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # demos/ is a folder of the repository, not an installed package
@@ -26,7 +27,7 @@ def body_pixel_fraction(image):
     """Share of the frame below the status line drawn in a body colour (fill or outline)."""
     rgb = np.asarray(image.convert("RGB"), dtype=np.int32)[_viewer.HUD:]
     colors = [COLORS[k] for k in (0, 1, 2)]
-    colors += [_viewer._fill(c) for c in colors]
+    colors += [fill_color(c) for c in colors]
     near = np.zeros(rgb.shape[:2], dtype=bool)
     for c in colors:
         near |= np.abs(rgb - np.array(c)).sum(axis=2) < 24
@@ -78,11 +79,11 @@ def test_camera_fits_bodies_below_the_status_line():
     world, _ = scenes.pyramid(5).build()
     bounds = _viewer.world_bounds(world)
     size = _viewer.frame_size(bounds)
-    cam = _viewer.Camera(bounds, size)
+    cam = _viewer.fit(bounds, size)
     for corner in [(bounds[0], bounds[1]), (bounds[2], bounds[3])]:
-        x, y = cam.px(corner)
+        x, y = cam.to_pixels(corner)
         assert 0 < x < size[0] and _viewer.HUD < y < size[1]
-    assert np.allclose(cam.world(cam.px((1.5, 2.5))), (1.5, 2.5))
+    assert np.allclose(cam.to_world(cam.to_pixels((1.5, 2.5))), (1.5, 2.5))
 
 
 def test_container_walls_do_not_shrink_the_view():
@@ -122,7 +123,8 @@ def test_draw_world_all_flags():
     world.create_body(position=(0, 0.4)).add_shape(Polygon.box(1, 1))
     counter = Counter()
     draw_world(world, counter, DrawFlags.ALL)
-    assert counter.counts == {"polygon": 2, "aabb": 2, "arrow": 2, "point": 2 + 2}  # 2 centres, 2 points
+    # aabb: 2 tight boxes, and the 2 leaves of the broadphase trees (one piece in each tree)
+    assert counter.counts == {"polygon": 2, "aabb": 2 + 2, "arrow": 2, "point": 2 + 2}  # 2 centres, 2 points
     counter = Counter()
     draw_world(world, counter)
     assert counter.counts == {"polygon": 2}
