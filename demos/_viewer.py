@@ -148,7 +148,8 @@ def _palette():
 def _window(size, title):
     """pygame and a window surface (pygame imported here: only live mode needs it)."""
     import pygame
-    pygame.init()
+    pygame.display.init()  # not pygame.init(): no audio, which only logs errors on silent machines
+    pygame.font.init()
     screen = pygame.display.set_mode(size)
     pygame.display.set_caption(title)
     return pygame, screen

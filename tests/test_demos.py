@@ -157,3 +157,31 @@ def test_live_still_picture(monkeypatch):
     pretend_display(monkeypatch, pygame, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE)])
     demo = importlib.import_module("demos.collide")
     assert _viewer.show(demo.picture, demo.bounds(), "still") is None
+
+
+def test_live_window_drags_a_body_to_the_cursor_and_toggles_overlays(monkeypatch):
+    pygame = importlib.import_module("pygame")
+    world, bodies = scenes.pyramid(3).build()
+    top = bodies[-1]
+    cam = _viewer.fit(_viewer.world_bounds(world), (1100, 720))  # the live window's camera
+    grab_px = cam.to_pixels(top.position)
+    target = (3.0, 5.0)
+    ev = pygame.event.Event
+    batches = [[ev(pygame.MOUSEBUTTONDOWN, button=1, pos=grab_px)],
+               [ev(pygame.MOUSEMOTION, pos=cam.to_pixels(target)), ev(pygame.KEYDOWN, key=pygame.K_t),
+                ev(pygame.KEYDOWN, key=pygame.K_c)]]
+    batches += [[]] * 60 + [[ev(pygame.MOUSEBUTTONUP, button=1, pos=cam.to_pixels(target))]]
+    batches += [[ev(pygame.KEYDOWN, key=pygame.K_ESCAPE)]]
+    pretend_display(monkeypatch, pygame, *batches)
+    monkeypatch.setattr(pygame.time, "Clock", lambda: type("NoWait", (), {"tick": lambda self, fps=0: 0})())
+    _viewer.run(world, "drag")
+    assert len(world.bodies) == 7  # grabbing a body drops no box
+    assert np.hypot(top.position[0] - target[0], top.position[1] - target[1]) < 0.1
+    assert np.allclose(bodies[1].position, (-1.0, 0.5), atol=0.05)  # the rest of the pyramid stands
+
+
+def test_body_at_finds_only_dynamic_bodies_under_the_point():
+    world, bodies = scenes.pyramid(2).build()
+    assert _viewer.body_at(world, (0.0, 1.5)) is bodies[-1]
+    assert _viewer.body_at(world, (0.0, -0.5)) is None  # the static ground
+    assert _viewer.body_at(world, (5.0, 5.0)) is None
