@@ -186,18 +186,19 @@ def status(title, world, ms, extra=""):
 
 
 def run(source, title, frames=150, headless=False, out=None, name="demo", flags=DrawFlags.SHAPES,
-        overlay=None, width=800):
+        overlay=None, width=800, bounds=None):
     """Show a simulation live, or record ``frames`` frames to ``out`` when headless.
 
     ``source`` is a Scene, a callable returning a World or (world, bodies), or a World
     (then r cannot reset). ``overlay(drawer, world)`` draws extras (labels) each frame;
-    ``width`` is the image width in pixels (the height follows the scene). Headless is
-    forced when there is no display. Returns the output path, or None live.
+    ``width`` is the image width in pixels (the height follows the scene); ``bounds``
+    the world box to show, when the first frame's bodies do not tell (a rotating box).
+    Headless is forced when there is no display. Returns the output path, or None live.
     """
     rebuild, world = _as_world(source)
     if not headless and has_display():
-        return _live(rebuild, world, title, flags, overlay)
-    bounds = world_bounds(world)
+        return _live(rebuild, world, title, flags, overlay, bounds)
+    bounds = bounds or world_bounds(world)
     size, pal = frame_size(bounds, width), _palette()
     cam = fit(bounds, size)
     images, ms = [], 0.0
@@ -275,9 +276,9 @@ class Grab:
 KEYS = "space pause, s step, r reset, c contacts, t tree, drag a body or click to drop a box, esc quit"
 
 
-def _live(rebuild, world, title, flags, overlay, size=(1100, 720)):
+def _live(rebuild, world, title, flags, overlay, bounds=None, size=(1100, 720)):
     pygame, screen = _window(size, f"{title}: {KEYS}")
-    canvas = PygameDraw(screen, fit(world_bounds(world), size), font_size=22)
+    canvas = PygameDraw(screen, fit(bounds or world_bounds(world), size), font_size=22)
     clock, paused, ms, grab = pygame.time.Clock(), False, 0.0, None
     while True:
         single = False
@@ -292,7 +293,7 @@ def _live(rebuild, world, title, flags, overlay, size=(1100, 720)):
                 paused, single = True, True
             elif key == pygame.K_r and rebuild:
                 world, grab = rebuild(), None
-                canvas.camera = fit(world_bounds(world), size)
+                canvas.camera = fit(bounds or world_bounds(world), size)
             elif key == pygame.K_c:
                 flags ^= DrawFlags.CONTACTS | DrawFlags.CENTERS
             elif key == pygame.K_t:

@@ -35,7 +35,8 @@ def body_pixel_fraction(image):
 
 
 def test_every_demo_is_listed(capsys):
-    assert set(NAMES) >= {"pyramid", "rain", "collide", "restitution", "ramp"}
+    assert set(NAMES) >= {"pyramid", "rain", "collide", "restitution", "ramp", "bullets", "tumbler", "domino",
+                          "cradle"}
     assert demos_main([]) == 0
     listing = capsys.readouterr().out
     for name in NAMES:
