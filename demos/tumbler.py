@@ -19,7 +19,7 @@ def main(argv=()):
     opts = _viewer.options(argv, "tumbler", frames=150)
     r = math.sqrt(2.0) * (0.5 * SIZE + WALL)  # the corners' circle
     return _viewer.run(scenes.tumbler(60, SIZE, WALL), "Tumbler, 1 rad/s", bounds=(-r, -r, r, r),
-                       width=560, **opts)
+                       width=480, **opts)
 
 
 if __name__ == "__main__":
