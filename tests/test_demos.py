@@ -186,3 +186,15 @@ def test_body_at_finds_only_dynamic_bodies_under_the_point():
     assert _viewer.body_at(world, (0.0, 1.5)) is bodies[-1]
     assert _viewer.body_at(world, (0.0, -0.5)) is None  # the static ground
     assert _viewer.body_at(world, (5.0, 5.0)) is None
+
+
+@pytest.mark.parametrize("base", [1, 5, 12])
+def test_status_line_counts_the_contacts_of_a_pyramid(base):
+    world, _ = scenes.pyramid(base).build()
+    assert world.contact_count == 0  # no step yet: no contacts known
+    for _ in range(3):
+        world.step(1 / 60)
+    beside = sum(base - r - 1 for r in range(base))  # neighbours in a row
+    below = 2 * sum(base - r for r in range(1, base))  # every box above the first row sits on two
+    assert world.contact_count == beside + below + base  # and the first row on the ground
+    assert f"contacts {beside + below + base} " in _viewer.status("p", world, 0.5)
