@@ -9,6 +9,7 @@ let :func:`plot_world` fit them. For a script without a display, choose the Agg 
 import math
 
 from .debug_draw import DebugDraw, DrawFlags, capsule_outline, draw_world
+from .draw_pixels import BACKGROUND
 
 __all__ = ["MatplotlibDraw", "plot_world"]
 
@@ -81,7 +82,7 @@ class MatplotlibDraw(DebugDraw):
         self.ax.text(p[0], p[1], text, color=_rgb(color), va="top", ha="left", fontsize=8)
 
 
-def plot_world(world, ax=None, flags=DrawFlags.SHAPES, margin=0.05):
+def plot_world(world, ax=None, flags=DrawFlags.SHAPES, margin=0.05, background=BACKGROUND):
     """Draw ``world`` on ``ax`` (a new figure's axes by default), equal scales, fitted.
 
     Parameters
@@ -91,6 +92,10 @@ def plot_world(world, ax=None, flags=DrawFlags.SHAPES, margin=0.05):
     flags : DrawFlags
     margin : float
         Space around the drawing, as a fraction of its size.
+    background : (int, int, int) or None
+        The axes' face colour: by default the demos' dark grey, which the debug colours
+        are chosen to read on (the white of centres of mass vanishes on white). None
+        keeps the axes' own.
 
     Returns
     -------
@@ -113,6 +118,8 @@ def plot_world(world, ax=None, flags=DrawFlags.SHAPES, margin=0.05):
 
         _, ax = plt.subplots()
     draw_world(world, MatplotlibDraw(ax), flags)
+    if background is not None:
+        ax.set_facecolor(_rgb(background))
     ax.set_aspect("equal")
     ax.margins(margin)
     ax.autoscale_view()

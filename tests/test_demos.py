@@ -198,3 +198,9 @@ def test_status_line_counts_the_contacts_of_a_pyramid(base):
     below = 2 * sum(base - r for r in range(1, base))  # every box above the first row sits on two
     assert world.contact_count == beside + below + base  # and the first row on the ground
     assert f"contacts {beside + below + base} " in _viewer.status("p", world, 0.5)
+
+
+def test_overlay_options_set_the_flags():
+    assert _viewer.options([], "x")["flags"] == DrawFlags.SHAPES
+    flags = _viewer.options(["--tree", "--contacts"], "x")["flags"]
+    assert flags == DrawFlags.SHAPES | DrawFlags.TREE | DrawFlags.CONTACTS | DrawFlags.CENTERS
