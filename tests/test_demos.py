@@ -204,3 +204,20 @@ def test_overlay_options_set_the_flags():
     assert _viewer.options([], "x")["flags"] == DrawFlags.SHAPES
     flags = _viewer.options(["--tree", "--contacts"], "x")["flags"]
     assert flags == DrawFlags.SHAPES | DrawFlags.TREE | DrawFlags.CONTACTS | DrawFlags.CENTERS
+
+
+def test_live_reset_rebuilds_the_scene_and_keeps_the_given_view(monkeypatch):
+    pygame = importlib.import_module("pygame")
+    key = lambda k: pygame.event.Event(pygame.KEYDOWN, key=k)  # noqa: E731
+    pretend_display(monkeypatch, pygame, [], [], [key(pygame.K_r)], [], [key(pygame.K_ESCAPE)])
+    monkeypatch.setattr(pygame.time, "Clock", lambda: type("NoWait", (), {"tick": lambda self, fps=0: 0})())
+    fits = []
+    monkeypatch.setattr(_viewer, "fit", lambda bounds, size: fits.append(bounds) or _viewer.Camera())
+    builds = []
+
+    def make():
+        builds.append(1)
+        return scenes.tumbler(4).build()
+    assert _viewer.run(make, "reset", bounds=(-8, -8, 8, 8)) is None
+    assert len(builds) == 2  # the first world, and the one r made
+    assert fits == [(-8, -8, 8, 8)] * 2  # the camera keeps the demo's view after a reset
