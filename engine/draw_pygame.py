@@ -30,8 +30,7 @@ class PygameDraw(PixelDraw):
 
     Examples
     --------
-    >>> import os  # no window, no banner
-    >>> os.environ.update(SDL_VIDEODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
+    >>> import os; os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"  # no banner; a Surface needs no window
     >>> import pygame
     >>> from engine import World, Circle
     >>> world = World()
@@ -96,8 +95,7 @@ def draw_world_pygame(world, surface, bounds, flags=DrawFlags.SHAPES, background
 
     Examples
     --------
-    >>> import os  # no window, no banner
-    >>> os.environ.update(SDL_VIDEODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
+    >>> import os; os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"  # no banner; a Surface needs no window
     >>> import pygame
     >>> from engine import World, Polygon
     >>> world = World()
