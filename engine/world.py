@@ -23,7 +23,6 @@ from .kernels import pairs as _pairs
 from .kernels import proxies as _px
 from .kernels import solver as _sv
 from .kernels.geometry import piece_box
-from .kernels.layout import C_TOUCHING as _C_TOUCHING
 from .kernels.layout import CONTACT_SIZE, DYNAMIC, STATIC
 from .continuous import cast_shape as _cast_shape
 from .mass import combine, min_extent
@@ -559,7 +558,9 @@ class World:
         >>> world.contact_count
         1
         """
-        return int(np.count_nonzero(self._rows[:self._pair_key.size, _C_TOUCHING] > 0.0))
+        from .kernels.layout import C_TOUCHING  # here: keeps this read-only addition self-contained
+
+        return int(np.count_nonzero(self._rows[:self._pair_key.size, C_TOUCHING] > 0.0))
 
     def broadphase_boxes(self):
         """The broadphase trees' live nodes, read-only copies for drawing and inspection.
