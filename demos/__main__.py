@@ -1,6 +1,6 @@
 """``python -m demos`` lists the demos; ``python -m demos NAME [options]`` runs one.
 
-Options: ``--headless``, ``--frames N``, ``--out PATH``, ``--contacts`` (see ``_viewer.options``).
+Options: ``--headless``, ``--frames N``, ``--out PATH``, ``--contacts``, ``--tree`` (see ``_viewer.options``).
 
 Without a display (no DISPLAY/WAYLAND_DISPLAY on Linux, or SDL_VIDEODRIVER=dummy), or
 with ``--headless``, a demo renders to ``out/NAME.gif`` (``.png`` for a still picture).
@@ -21,7 +21,7 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     names = demo_names()
     if not argv or argv[0] in ("-h", "--help"):
-        print("usage: python -m demos NAME [--headless] [--frames N] [--out PATH] [--contacts]\n")
+        print("usage: python -m demos NAME [--headless] [--frames N] [--out PATH] [--contacts] [--tree]\n")
         for name in names:
             print(f"  {name:<12} {importlib.import_module(f'demos.{name}').DESCRIPTION}")
         return 0

@@ -2,9 +2,10 @@
 
 :func:`run` shows a simulation (a scene, a scene builder or a world); :func:`show` shows
 a still picture. Both draw through ``engine.debug_draw``, so this file only maps its
-primitives to pixels: the engine itself never imports a renderer, and the demos never
-import one either. Live keys: space pause, s single step, r reset, esc quit; a click
-drops a box.
+primitives to pixels, through ``engine.draw_pygame`` in a window and a small pillow
+backend when headless; the demos themselves never import a renderer. Live keys: space
+pause, s single step, r reset, c contacts, t broadphase tree, esc quit; dragging a
+body pulls it, a click on empty space drops a box.
 """
 import argparse
 import functools
@@ -17,13 +18,14 @@ from pathlib import Path
 import numpy as np
 
 import engine
-from engine.debug_draw import COLORS, DebugDraw, DrawFlags, draw_world, shape_aabb
+from engine.debug_draw import COLORS, DrawFlags, draw_world, shape_aabb
+from engine.draw_pixels import BACKGROUND, Camera, PixelDraw, fill_color
+from engine.draw_pygame import PygameDraw
 
 DT = 1.0 / 60.0
 # Two steps per GIF frame: 30 fps at 33 ms a frame. Browsers slow GIF delays under
 # 20 ms down to 100 ms, so one step per frame could not play at real time.
 STEPS_PER_FRAME = 2
-BACKGROUND = (24, 26, 32)
 HUD = 26  # pixels kept free at the top for the status line, so it never covers bodies
 MARGIN = 0.05  # of the larger world extent, on every side
 
@@ -35,10 +37,12 @@ def options(argv, name, frames=150):
     parser.add_argument("--frames", type=int, default=frames, help=f"frames to record (default {frames})")
     parser.add_argument("--out", help=f"output file (default out/{name}.gif, or .png for one frame)")
     parser.add_argument("--contacts", action="store_true", help="also draw contacts and centres of mass")
+    parser.add_argument("--tree", action="store_true", help="also draw the broadphase tree's boxes")
     args = parser.parse_args(argv)
     if args.frames < 1:
         parser.error("--frames must be >= 1")
     flags = DrawFlags.SHAPES | (DrawFlags.CONTACTS | DrawFlags.CENTERS if args.contacts else 0)
+    flags |= DrawFlags.TREE if args.tree else 0
     return dict(name=name, headless=args.headless, frames=args.frames, out=args.out, flags=flags)
 
 
@@ -71,30 +75,6 @@ def world_bounds(world):
     return (x0, y0, x1, y1)
 
 
-class Camera:
-    """World (meters, y up) to pixels (y down): fits ``bounds`` into ``size`` below the HUD."""
-
-    def __init__(self, bounds, size):
-        x0, y0, x1, y1 = bounds
-        pad = MARGIN * max(x1 - x0, y1 - y0, 1e-3)
-        w, h = size
-        self.scale = min(w / (x1 - x0 + 2 * pad), (h - HUD) / (y1 - y0 + 2 * pad))
-        self.cx, self.cy = 0.5 * (x0 + x1), 0.5 * (y0 + y1)
-        self.ox, self.oy = 0.5 * w, HUD + 0.5 * (h - HUD)
-
-    def px(self, p):
-        return (self.ox + (p[0] - self.cx) * self.scale, self.oy - (p[1] - self.cy) * self.scale)
-
-    def pxs(self, points):
-        pts = np.asarray(points, dtype=np.float64)
-        xs = self.ox + (pts[:, 0] - self.cx) * self.scale
-        ys = self.oy - (pts[:, 1] - self.cy) * self.scale
-        return list(zip(xs.tolist(), ys.tolist()))
-
-    def world(self, q):
-        return ((q[0] - self.ox) / self.scale + self.cx, (self.oy - q[1]) / self.scale + self.cy)
-
-
 def frame_size(bounds, width=800):
     """Image size whose aspect follows the scene, so wide and tall scenes both fill it."""
     x0, y0, x1, y1 = bounds
@@ -102,72 +82,18 @@ def frame_size(bounds, width=800):
     return width, int(min(max(width * aspect + HUD + 20, 320), 900))
 
 
-def _fill(color):
-    # Fills at 45 % over the background keep outlines of touching bodies readable.
-    return tuple(int(0.45 * c + 0.55 * b) for c, b in zip(color, BACKGROUND))
+def fit(bounds, size):
+    """The camera for ``bounds`` in a frame of ``size``, below the status line."""
+    return Camera.fit(bounds, size, margin=MARGIN, top=HUD)
 
 
-def _capsule(a, b, r, step=math.pi / 8):
-    """Outline of the capsule a-b of radius r: a half circle around each end."""
-    t = math.atan2(b[1] - a[1], b[0] - a[0])
-    n = int(math.pi / step)
-    arc = [(b, t - math.pi / 2 + math.pi * k / n) for k in range(n + 1)]
-    arc += [(a, t + math.pi / 2 + math.pi * k / n) for k in range(n + 1)]
-    return [(c[0] + r * math.cos(u), c[1] + r * math.sin(u)) for c, u in arc]
+def hud(canvas, text, width):
+    """The status line, on a cleared band: tall static walls may reach up into it."""
+    canvas.pixel_rect((0, 0, width, HUD), BACKGROUND)
+    canvas.pixel_text((8, 5), text, COLORS["text"])
 
 
-class Canvas(DebugDraw):
-    """The debug-draw primitives in pixels; a backend supplies poly, disc, line and text."""
-
-    def __init__(self, camera):
-        self.cam = camera
-
-    def draw_polygon(self, vertices, color):
-        self.poly(self.cam.pxs(vertices), _fill(color), color)
-
-    def draw_circle(self, center, radius, angle, color):
-        c = self.cam.px(center)
-        self.disc(c, max(radius * self.cam.scale, 1.0), _fill(color), color)
-        # the radius line shows rotation: rolling balls look rolling
-        rim = (center[0] + radius * math.cos(angle), center[1] + radius * math.sin(angle))
-        self.line(c, self.cam.px(rim), color, 1)
-
-    def draw_segment(self, a, b, radius, color):
-        if radius * self.cam.scale < 1.0:
-            self.line(self.cam.px(a), self.cam.px(b), color, 2)
-        else:
-            self.draw_polygon(_capsule(a, b, radius), color)
-
-    def draw_point(self, p, size, color):
-        self.disc(self.cam.px(p), 0.5 * size, color, color)
-
-    def draw_arrow(self, p, q, color):
-        a, b = self.cam.px(p), self.cam.px(q)
-        self.line(a, b, color, 2)
-        length = math.hypot(b[0] - a[0], b[1] - a[1])
-        if length < 1.0:
-            return
-        head = min(9.0, 0.5 * length)
-        t = math.atan2(b[1] - a[1], b[0] - a[0])
-        for side in (-0.45, 0.45):
-            self.line(b, (b[0] - head * math.cos(t + side), b[1] - head * math.sin(t + side)), color, 2)
-
-    def draw_aabb(self, box, color):
-        x0, y0, x1, y1 = box
-        pts = self.cam.pxs([(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)])
-        for a, b in zip(pts, pts[1:]):
-            self.line(a, b, color, 1)
-
-    def draw_text(self, p, text, color):
-        self.text(self.cam.px(p), text, color)
-
-    def hud(self, text):
-        """The status line, on a cleared band: tall static walls may reach up into it."""
-        self.rect((0, 0, self.cam.ox * 2, HUD), BACKGROUND)
-        self.text((8, 5), text, COLORS["text"])
-
-
-class PilCanvas(Canvas):
+class PilCanvas(PixelDraw):
     """Pillow backend: no display needed; flat colours keep GIFs small."""
 
     def __init__(self, image, camera, font):
@@ -176,46 +102,20 @@ class PilCanvas(Canvas):
         self.d = ImageDraw.Draw(image)
         self.font = font
 
-    def poly(self, pts, fill, outline):
+    def pixel_polygon(self, pts, fill, outline):
         self.d.polygon(pts, fill=fill, outline=outline)
 
-    def rect(self, box, color):
+    def pixel_rect(self, box, color):
         self.d.rectangle(box, fill=color)
 
-    def disc(self, c, r, fill, outline):
+    def pixel_disc(self, c, r, fill, outline):
         self.d.ellipse((c[0] - r, c[1] - r, c[0] + r, c[1] + r), fill=fill, outline=outline)
 
-    def line(self, a, b, color, width):
+    def pixel_line(self, a, b, color, width):
         self.d.line((a, b), fill=color, width=width)
 
-    def text(self, p, text, color):
+    def pixel_text(self, p, text, color):
         self.d.text(p, text, fill=color, font=self.font)
-
-
-class PygameCanvas(Canvas):
-    """pygame-ce backend for the live window."""
-
-    def __init__(self, surface, camera, pygame):
-        super().__init__(camera)
-        self.s, self.pg = surface, pygame
-        self.font = pygame.font.Font(None, 22)
-
-    def poly(self, pts, fill, outline):
-        self.pg.draw.polygon(self.s, fill, pts)
-        self.pg.draw.polygon(self.s, outline, pts, 1)
-
-    def rect(self, box, color):
-        self.s.fill(color, (box[0], box[1], box[2] - box[0], box[3] - box[1]))
-
-    def disc(self, c, r, fill, outline):
-        self.pg.draw.circle(self.s, fill, c, r)
-        self.pg.draw.circle(self.s, outline, c, r, 1)
-
-    def line(self, a, b, color, width):
-        self.pg.draw.line(self.s, color, a, b, width)
-
-    def text(self, p, text, color):
-        self.s.blit(self.font.render(text, True, color), p)
 
 
 @functools.lru_cache(maxsize=None)
@@ -238,7 +138,7 @@ def _palette():
     """One fixed GIF palette for all frames (no colour flicker): the drawing colours,
     their fills, and a grey ramp for antialiased text."""
     from PIL import Image
-    colors = [BACKGROUND] + [c for v in COLORS.values() for c in (v, _fill(v))]
+    colors = [BACKGROUND] + [c for v in COLORS.values() for c in (v, fill_color(v))]
     flat = [x for c in colors + [(g, g, g) for g in range(0, 256, 17)] for x in c]
     pal = Image.new("P", (1, 1))
     pal.putpalette(flat + flat[:3] * (256 - len(flat) // 3))
@@ -248,7 +148,8 @@ def _palette():
 def _window(size, title):
     """pygame and a window surface (pygame imported here: only live mode needs it)."""
     import pygame
-    pygame.init()
+    pygame.display.init()  # not pygame.init(): no audio, which only logs errors on silent machines
+    pygame.font.init()
     screen = pygame.display.set_mode(size)
     pygame.display.set_caption(title)
     return pygame, screen
@@ -279,21 +180,27 @@ def _as_world(source):
     return rebuild, rebuild()
 
 
+def status(title, world, ms, extra=""):
+    """The status line: what runs, how many bodies and contacts, and what a step costs."""
+    return f"{title}   bodies {len(world.bodies)}   contacts {world.contact_count}   {ms:.2f} ms/step{extra}"
+
+
 def run(source, title, frames=150, headless=False, out=None, name="demo", flags=DrawFlags.SHAPES,
-        overlay=None, width=800):
+        overlay=None, width=800, bounds=None):
     """Show a simulation live, or record ``frames`` frames to ``out`` when headless.
 
     ``source`` is a Scene, a callable returning a World or (world, bodies), or a World
     (then r cannot reset). ``overlay(drawer, world)`` draws extras (labels) each frame;
-    ``width`` is the image width in pixels (the height follows the scene). Headless is
-    forced when there is no display. Returns the output path, or None live.
+    ``width`` is the image width in pixels (the height follows the scene); ``bounds``
+    the world box to show, when the first frame's bodies do not tell (a rotating box).
+    Headless is forced when there is no display. Returns the output path, or None live.
     """
     rebuild, world = _as_world(source)
     if not headless and has_display():
-        return _live(rebuild, world, title, flags, overlay)
-    bounds = world_bounds(world)
+        return _live(rebuild, world, title, flags, overlay, bounds)
+    bounds = bounds or world_bounds(world)
     size, pal = frame_size(bounds, width), _palette()
-    cam = Camera(bounds, size)
+    cam = fit(bounds, size)
     images, ms = [], 0.0
     for f in range(frames):
         if f:
@@ -305,17 +212,74 @@ def run(source, title, frames=150, headless=False, out=None, name="demo", flags=
         draw_world(world, canvas, flags)
         if overlay:
             overlay(canvas, world)
-        t = f * STEPS_PER_FRAME * DT
-        canvas.hud(f"{title}   bodies {len(world.bodies)}   {ms:.2f} ms/step   t = {t:.2f} s")
+        hud(canvas, status(title, world, ms, f"   t = {f * STEPS_PER_FRAME * DT:.2f} s"), size[0])
         images.append(img if frames == 1 else img.quantize(palette=pal, dither=0))
         _progress(f + 1, frames, title)
     return _save(images, out, name)
 
 
-def _live(rebuild, world, title, flags, overlay, size=(1100, 720)):
-    pygame, screen = _window(size, f"{title}: space pause, s step, r reset, click: box, esc quit")
-    canvas = PygameCanvas(screen, Camera(world_bounds(world), size), pygame)
-    clock, paused, ms = pygame.time.Clock(), False, 0.0
+def body_at(world, point):
+    """The dynamic body with a shape under the world ``point``, or None (topmost drawn wins)."""
+    probe = engine.Circle(1e-3)
+    positions, angles = world.positions, world.angles
+    for row in range(len(world.bodies) - 1, -1, -1):
+        body = world.bodies[row]
+        if body.body_type != engine.BodyType.DYNAMIC:
+            continue
+        pose = (*positions[row], angles[row])
+        if any(engine.overlaps(probe, point, h.shape, pose) for h in body.shapes):
+            return body
+    return None
+
+
+class Grab:
+    """A body held by the mouse: each step an impulse at the grabbed point moves that
+    point a fraction of the way to the cursor, like Box2D's mouse joint solved once.
+
+    The impulse is capped (``max_accel`` times the body's weight-free mass per second),
+    so a grabbed box can push a pile but not fling it through walls.
+    """
+
+    def __init__(self, body, point, stiffness=0.25, max_accel=400.0):
+        x, y = body.position
+        c, s = math.cos(body.angle), math.sin(body.angle)
+        dx, dy = point[0] - x, point[1] - y
+        self.body, self.local = body, (c * dx + s * dy, -s * dx + c * dy)
+        self.target = tuple(point)
+        self.stiffness, self.max_accel = stiffness, max_accel
+
+    def anchor(self):
+        """World position of the grabbed point."""
+        x, y = self.body.position
+        c, s = math.cos(self.body.angle), math.sin(self.body.angle)
+        u, v = self.local
+        return x + c * u - s * v, y + s * u + c * v
+
+    def pull(self, dt):
+        b = self.body
+        px, py = self.anchor()
+        cx, cy = b.world_center_of_mass
+        rx, ry = px - cx, py - cy
+        (vx, vy), w = b.velocity, b.angular_velocity
+        # velocity change that takes the anchor a fraction of the way to the target
+        dvx = self.stiffness * (self.target[0] - px) / dt - (vx - w * ry)
+        dvy = self.stiffness * (self.target[1] - py) / dt - (vy + w * rx)
+        im, ii = 1.0 / b.mass, (1.0 / b.inertia if b.inertia > 0 else 0.0)
+        k11, k12, k22 = im + ii * ry * ry, -ii * rx * ry, im + ii * rx * rx
+        det = k11 * k22 - k12 * k12
+        jx, jy = (k22 * dvx - k12 * dvy) / det, (k11 * dvy - k12 * dvx) / det
+        cap = self.max_accel * b.mass * dt
+        scale = min(1.0, cap / max(math.hypot(jx, jy), 1e-12))
+        b.apply_impulse((jx * scale, jy * scale), (px, py))
+
+
+KEYS = "space pause, s step, r reset, c contacts, t tree, drag a body or click to drop a box, esc quit"
+
+
+def _live(rebuild, world, title, flags, overlay, bounds=None, size=(1100, 720)):
+    pygame, screen = _window(size, f"{title}: {KEYS}")
+    canvas = PygameDraw(screen, fit(bounds or world_bounds(world), size), font_size=22)
+    clock, paused, ms, grab = pygame.time.Clock(), False, 0.0, None
     while True:
         single = False
         for ev in pygame.event.get():
@@ -328,22 +292,39 @@ def _live(rebuild, world, title, flags, overlay, size=(1100, 720)):
             elif key == pygame.K_s:
                 paused, single = True, True
             elif key == pygame.K_r and rebuild:
-                world = rebuild()
-                canvas.cam = Camera(world_bounds(world), size)
+                world, grab = rebuild(), None
+                canvas.camera = fit(bounds or world_bounds(world), size)
+            elif key == pygame.K_c:
+                flags ^= DrawFlags.CONTACTS | DrawFlags.CENTERS
+            elif key == pygame.K_t:
+                flags ^= DrawFlags.TREE
             elif ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:
-                side = 30.0 / canvas.cam.scale  # about 30 pixels, whatever the zoom
-                box = world.create_body(position=canvas.cam.world(ev.pos))
-                box.add_shape(engine.Polygon.box(side, side))
+                p = canvas.camera.to_world(ev.pos)
+                body = body_at(world, p)
+                if body is not None:
+                    grab = Grab(body, p)
+                else:
+                    side = 30.0 / canvas.camera.scale  # about 30 pixels, whatever the zoom
+                    world.create_body(position=p).add_shape(engine.Polygon.box(side, side))
+            elif ev.type == pygame.MOUSEMOTION and grab:
+                grab.target = canvas.camera.to_world(ev.pos)
+            elif ev.type == pygame.MOUSEBUTTONUP and ev.button == 1:
+                grab = None
+        if grab and not grab.body.alive:
+            grab = None
         if not paused or single:
             t0 = time.perf_counter()
+            if grab:
+                grab.pull(DT)
             world.step(DT)  # fixed dt: one step per 60 Hz frame, whatever the frame rate
             ms = 0.9 * ms + 100.0 * (time.perf_counter() - t0)  # smoothed: 0.1 * 1000 * seconds
         screen.fill(BACKGROUND)
         draw_world(world, canvas, flags)
+        if grab:
+            canvas.draw_segment(grab.anchor(), grab.target, 0.0, COLORS["mtv"])
         if overlay:
             overlay(canvas, world)
-        paused_note = "  [paused]" if paused else ""
-        canvas.hud(f"{title}   bodies {len(world.bodies)}   {ms:.2f} ms/step{paused_note}")
+        hud(canvas, status(title, world, ms, "  [paused]" if paused else ""), size[0])
         pygame.display.flip()
         clock.tick(60)
 
@@ -351,18 +332,18 @@ def _live(rebuild, world, title, flags, overlay, size=(1100, 720)):
 def show(picture, bounds, title, headless=False, out=None, name="picture", width=900):
     """Show a still ``picture(drawer)`` of the world box ``bounds``: a window, or a PNG."""
     size = frame_size(bounds, width)
-    cam = Camera(bounds, size)
+    cam = fit(bounds, size)
     if headless or not has_display():
         img, canvas = _image(size, cam)
         picture(canvas)
-        canvas.hud(title)
+        hud(canvas, title, size[0])
         _progress(1, 1, title)
         return _save([img], out, name)
     pygame, screen = _window(size, f"{title} (any key quits)")
-    canvas = PygameCanvas(screen, cam, pygame)
+    canvas = PygameDraw(screen, cam, font_size=22)
     screen.fill(BACKGROUND)
     picture(canvas)
-    canvas.hud(title)
+    hud(canvas, title, size[0])
     pygame.display.flip()
     while pygame.event.wait().type not in (pygame.QUIT, pygame.KEYDOWN):
         pass

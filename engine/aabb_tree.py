@@ -123,6 +123,23 @@ class AABBTree:
         root = self._meta[_k.META_ROOT]
         return 0 if root < 0 else int(self._height[root])
 
+    def nodes(self):
+        """Copies of the live nodes' boxes (k, 4) and heights (k,): leaves have height 0.
+
+        For drawing and inspecting the tree; the order is the node pool's.
+
+        Examples
+        --------
+        >>> tree = AABBTree()
+        >>> _ = tree.insert((0, 0, 1, 1), user=0)
+        >>> _ = tree.insert((2, 0, 3, 1), user=1)
+        >>> boxes, heights = tree.nodes()
+        >>> sorted(heights.tolist()), boxes[heights == 1].tolist()
+        ([0, 0, 1], [[0.0, 0.0, 3.0, 1.0]])
+        """
+        live = self._height >= 0
+        return self._aabb[live].copy(), self._height[live].copy()
+
     def _reserve(self, free_nodes):
         cap = self.capacity
         if cap - self._meta[_k.META_NODES] >= free_nodes:

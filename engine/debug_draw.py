@@ -18,8 +18,8 @@ from .body import BodyType
 from .collide import collide
 from .shapes import Circle, Segment
 
-__all__ = ["COLORS", "DebugDraw", "DrawFlags", "draw_manifold", "draw_shape", "draw_world",
-           "shape_aabb"]
+__all__ = ["COLORS", "DebugDraw", "DrawFlags", "capsule_outline", "draw_manifold", "draw_shape",
+           "draw_world", "shape_aabb"]
 
 # Box2D's debug palette idea (static green, kinematic blue, dynamic warm), brightened
 # to read on a dark background.
@@ -32,6 +32,8 @@ COLORS = {
     "normal": (90, 220, 230),
     "mtv": (255, 230, 60),
     "center": (240, 240, 240),
+    "tree": (90, 120, 200),  # internal nodes of the broadphase tree
+    "tree_leaf": (150, 150, 170),  # its leaves: one fat box per convex piece
     "text": (230, 230, 230),
 }
 
@@ -55,7 +57,8 @@ class DrawFlags(enum.IntFlag):
     AABBS = 2  # each shape's tight bounding box (not the broadphase's fat box)
     CONTACTS = 4  # contact points and normals, recomputed with engine.collide
     CENTERS = 8  # each body's centre of mass
-    ALL = 15
+    TREE = 16  # the broadphase's dynamic AABB trees: fat leaf boxes and internal nodes
+    ALL = 31
 
 
 class DebugDraw:
@@ -128,6 +131,22 @@ def _rounded_outline(v, r):
             t = t0 + span * j / k
             out.append((v[i, 0] + r * math.cos(t), v[i, 1] + r * math.sin(t)))
     return np.array(out)
+
+
+def capsule_outline(a, b, radius):
+    """Outline of the capsule from ``a`` to ``b`` of ``radius``: a half circle around each end.
+
+    Examples
+    --------
+    >>> pts = capsule_outline((0, 0), (2, 0), 0.5)
+    >>> pts.shape, pts.min(axis=0).round(9).tolist(), pts.max(axis=0).round(9).tolist()
+    ((18, 2), [-0.5, -0.5], [2.5, 0.5])
+    """
+    t = math.atan2(b[1] - a[1], b[0] - a[0])
+    n = round(math.pi / _ARC_STEP)
+    u = np.linspace(-0.5 * math.pi, 0.5 * math.pi, n + 1) + t
+    ends = [(b, u), (a, u + math.pi)]
+    return np.vstack([np.column_stack((c[0] + radius * np.cos(v), c[1] + radius * np.sin(v))) for c, v in ends])
 
 
 def draw_shape(drawer, shape, pose, color):
@@ -253,7 +272,9 @@ def draw_world(world, drawer, flags=DrawFlags.SHAPES, normal_length=0.3):
         ``SHAPES`` (default), ``AABBS`` (each shape's tight box; the broadphase's fat
         boxes are not public), ``CONTACTS`` (points and normals of overlapping shapes,
         recomputed with :func:`engine.collide`, so speculative contacts of shapes not
-        yet touching are not shown), ``CENTERS`` (centres of mass), or ``ALL``.
+        yet touching are not shown), ``CENTERS`` (centres of mass), ``TREE`` (the
+        broadphase trees: each piece's fat box, and the internal nodes above them, as
+        of the last step), or ``ALL``.
     normal_length : float
         Length in meters of the contact normal arrows.
 
@@ -289,6 +310,10 @@ def draw_world(world, drawer, flags=DrawFlags.SHAPES, normal_length=0.3):
     if flags & DrawFlags.AABBS:
         for _, _, _, box, _ in items:
             drawer.draw_aabb(box, COLORS["aabb"])
+    if flags & DrawFlags.TREE:
+        boxes, heights, _ = world.broadphase_boxes()
+        for box, height in zip(boxes.tolist(), heights.tolist()):
+            drawer.draw_aabb(box, COLORS["tree_leaf" if height == 0 else "tree"])
     if flags & DrawFlags.CONTACTS:
         for m in _contacts(items):
             draw_manifold(drawer, m, normal_length=normal_length)

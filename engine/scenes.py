@@ -192,3 +192,95 @@ def bullets(count=50, speed=300.0, wall="static", radius=0.1, thickness=0.1, dt=
         y = -0.5 * height + 1.0 + k * spacing
         scene.add("dynamic", (x, y), [(ball, 1.0, 0.6, 0.0)], velocity=(speed, 0.0), tag="bullet")
     return scene
+
+
+__all__ += ["tumbler", "domino", "cradle"]
+
+
+def tumbler(count=60, size=10.0, wall=0.5, angular_velocity=1.0, seed=3):
+    """A kinematic hollow square box of inner side ``size`` turning at ``angular_velocity``
+    rad/s about its centre (the origin), with ``count`` boxes and balls inside.
+
+    The box is one kinematic body (tag ``"tumbler"``) with four wall shapes ``wall``
+    meters thick; the loose bodies start on a grid in its lower part, at rest.
+
+    Examples
+    --------
+    >>> scene = tumbler(count=4)
+    >>> scene.bodies[0].body_type, scene.bodies[0].angular_velocity, len(scene.bodies[0].shapes)
+    ('kinematic', 1.0, 4)
+    """
+    rng = np.random.default_rng(seed)
+    scene = Scene(f"tumbler{count}")
+    h, t = 0.5 * size, 0.5 * wall
+    walls = [Polygon.box(size + 2 * wall, wall, center=(0.0, y)) for y in (-h - t, h + t)]
+    walls += [Polygon.box(wall, size, center=(x, 0.0)) for x in (-h - t, h + t)]
+    scene.add("kinematic", (0.0, 0.0), [(w, 1.0, 0.6, 0.0) for w in walls],
+              angular_velocity=angular_velocity, tag="tumbler")
+    cols = max(1, int((size - 1.0) / 0.9))
+    step = (size - 1.6) / max(cols - 1, 1)
+    for k in range(count):
+        row, col = divmod(k, cols)
+        x, y = -h + 0.8 + col * step, -h + 0.6 + row * 0.9
+        shape = Circle(0.3) if k % 2 else Polygon.box(0.6, 0.45)
+        scene.add("dynamic", (x, y), [(shape, 1.0, 0.6, 0.0)], angle=float(rng.uniform(0.0, math.pi)))
+    return scene
+
+
+def domino(count=20, width=0.2, height=1.0, spacing=0.6, friction=0.6, lean=0.35):
+    """A row of ``count`` dominoes (``width`` x ``height`` boxes, ``spacing`` apart) on the
+    ground; the first leans ``lean`` radians towards the others on its bottom corner, so
+    it falls and topples the row.
+
+    Dominoes are tagged ``"d0"``, ``"d1"``, ...; the row is centred on x = 0.
+
+    Examples
+    --------
+    >>> world, bodies = domino(count=3).build()
+    >>> [round(b.angle, 2) for b in bodies[1:]], round(bodies[1].position[1], 3)
+    ([-0.35, 0.0, 0.0], 0.504)
+    """
+    scene = Scene(f"domino{count}")
+    length = (count - 1) * spacing
+    _ground(scene, length + 3.0, friction)
+    for k in range(count):
+        x = -0.5 * length + k * spacing
+        angle = -lean if k == 0 else 0.0
+        # rotated about its bottom corner on the side it falls to, so it still stands on it
+        c, s = math.cos(angle), math.sin(angle)
+        u, v = -0.5 * width, 0.5 * height
+        pos = (x + 0.5 * width + c * u - s * v, s * u + c * v)
+        scene.add("dynamic", pos, [(Polygon.box(width, height), 1.0, friction, 0.0)], angle=angle, tag=f"d{k}")
+    return scene
+
+
+def cradle(count=5, radius=0.5, speed=3.0, gap=0.02, track=(-6.0, 18.0)):
+    """Newton's cradle without strings: a row of ``count`` balls on a frictionless track,
+    ``gap`` meters apart, struck by one more ball rolling in from the left at ``speed``.
+
+    All materials have restitution 1 and friction 0, so each impact between equal balls
+    swaps their velocities: the striker stops and the last ball of the row leaves at
+    ``speed``. The track (a static ground) runs from x = ``track[0]`` to ``track[1]``;
+    the row starts at x = 0. Balls are tagged ``"b0"`` .. (left to right) and
+    ``"striker"``, which starts 3 m left of the row.
+
+    The small gap makes the impacts one pair at a time. With touching balls the
+    sequential-impulse solver resolves the whole row at once and spreads the momentum
+    over it, unlike the ideal cradle.
+
+    Examples
+    --------
+    >>> world, bodies = cradle(count=2).build()
+    >>> [b.user_data for b in bodies], bodies[-1].velocity
+    (['ground', 'b0', 'b1', 'striker'], (3.0, 0.0))
+    """
+    scene = Scene(f"cradle{count}")
+    lo, hi = track
+    scene.add("static", (0.0, 0.0), [(Polygon.box(hi - lo, 1.0, center=(0.5 * (lo + hi), -0.5)), 1.0, 0.0, 1.0)],
+              tag="ground")
+    ball = Circle(radius)
+    for k in range(count):
+        scene.add("dynamic", (k * (2.0 * radius + gap), radius), [(ball, 1.0, 0.0, 1.0)], tag=f"b{k}")
+    scene.add("dynamic", (-3.0 - 2.0 * radius, radius), [(ball, 1.0, 0.0, 1.0)], velocity=(speed, 0.0),
+              tag="striker")
+    return scene

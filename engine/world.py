@@ -544,6 +544,53 @@ class World:
         """
         return _cast_shape(self, shape, pose, translation)
 
+    @property
+    def contact_count(self):
+        """Pairs of pieces in contact after the last step (touching or within the speculative margin).
+
+        Examples
+        --------
+        >>> from engine import World, Polygon
+        >>> world = World()
+        >>> world.create_body("static").add_shape(Polygon.box(10, 1, center=(0, -0.5))) and None
+        >>> world.create_body(position=(0, 0.5)).add_shape(Polygon.box(1, 1)) and None
+        >>> world.step(1 / 60)
+        >>> world.contact_count
+        1
+        """
+        from .kernels.layout import C_TOUCHING  # here: keeps this read-only addition self-contained
+
+        return int(np.count_nonzero(self._rows[:self._pair_key.size, C_TOUCHING] > 0.0))
+
+    def broadphase_boxes(self):
+        """The broadphase trees' live nodes, read-only copies for drawing and inspection.
+
+        Returns
+        -------
+        boxes : (k, 4) float64
+            ``(min_x, min_y, max_x, max_y)`` of each node: a leaf holds one convex piece's
+            fat box, an internal node the union of its children.
+        heights : (k,) int32
+            0 for leaves.
+        static : (k,) bool
+            Whether the node is in the static tree (static bodies) or the moving one.
+
+        Examples
+        --------
+        >>> from engine import World, Circle
+        >>> world = World()
+        >>> for x in (0, 3):
+        ...     world.create_body(position=(x, 0)).add_shape(Circle(0.5)) and None
+        >>> boxes, heights, static = world.broadphase_boxes()
+        >>> heights.tolist(), static.tolist()
+        ([0, 0, 1], [False, False, False])
+        """
+        parts = [(*t.nodes(), s) for t, s in ((self._tree, False), (self._static_tree, True))]
+        boxes = np.concatenate([b for b, _, _ in parts])
+        heights = np.concatenate([h for _, h, _ in parts])
+        static = np.concatenate([np.full(h.size, s) for _, h, s in parts])
+        return boxes, heights, static
+
     def debug_draw(self, drawer, flags=None):
         """Draw the world through ``drawer`` (an :class:`engine.debug_draw.DebugDraw`).
 

@@ -11,6 +11,7 @@ from PIL import Image
 import engine.debug_draw
 from engine import Polygon, World, scenes
 from engine.debug_draw import COLORS, DebugDraw, DrawFlags, draw_world
+from engine.draw_pixels import fill_color
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # demos/ is a folder of the repository, not an installed package
@@ -26,7 +27,7 @@ def body_pixel_fraction(image):
     """Share of the frame below the status line drawn in a body colour (fill or outline)."""
     rgb = np.asarray(image.convert("RGB"), dtype=np.int32)[_viewer.HUD:]
     colors = [COLORS[k] for k in (0, 1, 2)]
-    colors += [_viewer._fill(c) for c in colors]
+    colors += [fill_color(c) for c in colors]
     near = np.zeros(rgb.shape[:2], dtype=bool)
     for c in colors:
         near |= np.abs(rgb - np.array(c)).sum(axis=2) < 24
@@ -34,7 +35,8 @@ def body_pixel_fraction(image):
 
 
 def test_every_demo_is_listed(capsys):
-    assert set(NAMES) >= {"pyramid", "rain", "collide", "restitution", "ramp"}
+    assert set(NAMES) >= {"pyramid", "rain", "collide", "restitution", "ramp", "bullets", "tumbler", "domino",
+                          "cradle"}
     assert demos_main([]) == 0
     listing = capsys.readouterr().out
     for name in NAMES:
@@ -78,11 +80,11 @@ def test_camera_fits_bodies_below_the_status_line():
     world, _ = scenes.pyramid(5).build()
     bounds = _viewer.world_bounds(world)
     size = _viewer.frame_size(bounds)
-    cam = _viewer.Camera(bounds, size)
+    cam = _viewer.fit(bounds, size)
     for corner in [(bounds[0], bounds[1]), (bounds[2], bounds[3])]:
-        x, y = cam.px(corner)
+        x, y = cam.to_pixels(corner)
         assert 0 < x < size[0] and _viewer.HUD < y < size[1]
-    assert np.allclose(cam.world(cam.px((1.5, 2.5))), (1.5, 2.5))
+    assert np.allclose(cam.to_world(cam.to_pixels((1.5, 2.5))), (1.5, 2.5))
 
 
 def test_container_walls_do_not_shrink_the_view():
@@ -122,7 +124,8 @@ def test_draw_world_all_flags():
     world.create_body(position=(0, 0.4)).add_shape(Polygon.box(1, 1))
     counter = Counter()
     draw_world(world, counter, DrawFlags.ALL)
-    assert counter.counts == {"polygon": 2, "aabb": 2, "arrow": 2, "point": 2 + 2}  # 2 centres, 2 points
+    # aabb: 2 tight boxes, and the 2 leaves of the broadphase trees (one piece in each tree)
+    assert counter.counts == {"polygon": 2, "aabb": 2 + 2, "arrow": 2, "point": 2 + 2}  # 2 centres, 2 points
     counter = Counter()
     draw_world(world, counter)
     assert counter.counts == {"polygon": 2}
@@ -155,3 +158,66 @@ def test_live_still_picture(monkeypatch):
     pretend_display(monkeypatch, pygame, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE)])
     demo = importlib.import_module("demos.collide")
     assert _viewer.show(demo.picture, demo.bounds(), "still") is None
+
+
+def test_live_window_drags_a_body_to_the_cursor_and_toggles_overlays(monkeypatch):
+    pygame = importlib.import_module("pygame")
+    world, bodies = scenes.pyramid(3).build()
+    top = bodies[-1]
+    cam = _viewer.fit(_viewer.world_bounds(world), (1100, 720))  # the live window's camera
+    grab_px = cam.to_pixels(top.position)
+    target = (3.0, 5.0)
+    ev = pygame.event.Event
+    batches = [[ev(pygame.MOUSEBUTTONDOWN, button=1, pos=grab_px)],
+               [ev(pygame.MOUSEMOTION, pos=cam.to_pixels(target)), ev(pygame.KEYDOWN, key=pygame.K_t),
+                ev(pygame.KEYDOWN, key=pygame.K_c)]]
+    batches += [[]] * 60 + [[ev(pygame.MOUSEBUTTONUP, button=1, pos=cam.to_pixels(target))]]
+    batches += [[ev(pygame.KEYDOWN, key=pygame.K_ESCAPE)]]
+    pretend_display(monkeypatch, pygame, *batches)
+    monkeypatch.setattr(pygame.time, "Clock", lambda: type("NoWait", (), {"tick": lambda self, fps=0: 0})())
+    _viewer.run(world, "drag")
+    assert len(world.bodies) == 7  # grabbing a body drops no box
+    assert np.hypot(top.position[0] - target[0], top.position[1] - target[1]) < 0.1
+    assert np.allclose(bodies[1].position, (-1.0, 0.5), atol=0.05)  # the rest of the pyramid stands
+
+
+def test_body_at_finds_only_dynamic_bodies_under_the_point():
+    world, bodies = scenes.pyramid(2).build()
+    assert _viewer.body_at(world, (0.0, 1.5)) is bodies[-1]
+    assert _viewer.body_at(world, (0.0, -0.5)) is None  # the static ground
+    assert _viewer.body_at(world, (5.0, 5.0)) is None
+
+
+@pytest.mark.parametrize("base", [1, 5, 12])
+def test_status_line_counts_the_contacts_of_a_pyramid(base):
+    world, _ = scenes.pyramid(base).build()
+    assert world.contact_count == 0  # no step yet: no contacts known
+    for _ in range(3):
+        world.step(1 / 60)
+    beside = sum(base - r - 1 for r in range(base))  # neighbours in a row
+    below = 2 * sum(base - r for r in range(1, base))  # every box above the first row sits on two
+    assert world.contact_count == beside + below + base  # and the first row on the ground
+    assert f"contacts {beside + below + base} " in _viewer.status("p", world, 0.5)
+
+
+def test_overlay_options_set_the_flags():
+    assert _viewer.options([], "x")["flags"] == DrawFlags.SHAPES
+    flags = _viewer.options(["--tree", "--contacts"], "x")["flags"]
+    assert flags == DrawFlags.SHAPES | DrawFlags.TREE | DrawFlags.CONTACTS | DrawFlags.CENTERS
+
+
+def test_live_reset_rebuilds_the_scene_and_keeps_the_given_view(monkeypatch):
+    pygame = importlib.import_module("pygame")
+    key = lambda k: pygame.event.Event(pygame.KEYDOWN, key=k)  # noqa: E731
+    pretend_display(monkeypatch, pygame, [], [], [key(pygame.K_r)], [], [key(pygame.K_ESCAPE)])
+    monkeypatch.setattr(pygame.time, "Clock", lambda: type("NoWait", (), {"tick": lambda self, fps=0: 0})())
+    fits = []
+    monkeypatch.setattr(_viewer, "fit", lambda bounds, size: fits.append(bounds) or _viewer.Camera())
+    builds = []
+
+    def make():
+        builds.append(1)
+        return scenes.tumbler(4).build()
+    assert _viewer.run(make, "reset", bounds=(-8, -8, 8, 8)) is None
+    assert len(builds) == 2  # the first world, and the one r made
+    assert fits == [(-8, -8, 8, 8)] * 2  # the camera keeps the demo's view after a reset
