@@ -486,7 +486,7 @@ class World:
         m = self._pair_key.size
         gx, gy = self._gravity
         _sv.step_bodies(dt, self.substeps, gx, gy, K.CONTACT_HERTZ, K.CONTACT_DAMPING_RATIO,
-                        K.MAX_PUSHOUT_SPEED, K.RESTITUTION_THRESHOLD, K.MAX_LINEAR_SPEED,
+                        K.MAX_PUSHOUT_SPEED, K.RESTITUTION_THRESHOLD, K.LINEAR_SLOP, K.MAX_LINEAR_SPEED,
                         K.MAX_ROTATION, b.btype[:n], b.inv_mass[:n], b.inv_inertia[:n], b.com[:n],
                         b.force[:n], b.torque[:n], b.lin_damp[:n], b.ang_damp[:n],
                         b.gravity_scale[:n], b.pos[:n], b.angle[:n], b.vel[:n], b.angvel[:n],

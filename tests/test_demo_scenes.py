@@ -80,12 +80,15 @@ def test_cradle_moves_all_momentum_to_the_last_ball():
     assert _energy(balls) == pytest.approx(energy, rel=0.01)
 
 
-@pytest.mark.xfail(strict=True, reason="touching balls: the solver's restitution pass adds energy "
-                   "(a 3 m/s strike leaves the row with about 1.8x the kinetic energy)")
 def test_touching_cradle_does_not_create_energy():
+    """A struck row of touching balls: sequential impulses spread the momentum over the
+    row (energy is lost, as in Box2D), but none may be created. It was, 2.2 times over,
+    while restitution answered speeds passed down the row within a step as impacts."""
     world, bodies = scenes.cradle(count=5, gap=0.0).build()
     balls = [b for b in bodies if b.body_type == BodyType.DYNAMIC]
     energy = _energy(balls)
+    momentum = sum(b.mass * b.velocity[0] for b in balls)
     for _ in range(120):
         world.step(DT)
-    assert _energy(balls) <= energy * 1.01
+        assert _energy(balls) <= energy * 1.01
+    assert sum(b.mass * b.velocity[0] for b in balls) == pytest.approx(momentum, rel=1e-9)
