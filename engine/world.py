@@ -23,7 +23,7 @@ from .kernels import pairs as _pairs
 from .kernels import proxies as _px
 from .kernels import solver as _sv
 from .kernels.geometry import piece_box
-from .kernels.layout import CONTACT_SIZE, DYNAMIC, STATIC
+from .kernels.layout import CONTACT_SIZE, DYNAMIC, HIST_SIZE, STATIC
 from .continuous import cast_shape as _cast_shape
 from .mass import combine, min_extent
 from .shapes import Shape
@@ -105,7 +105,10 @@ class World:
         self._static_tree = AABBTree()
         self._teleported = []
         self._pair_key = np.empty(0, np.int64)  # sorted (piece_a << 32) | piece_b
-        self._rows = np.empty((0, CONTACT_SIZE))  # one contact row per pair
+        self._hist = np.empty((0, HIST_SIZE))  # per pair: feature ids and impulses
+        self._row_buffer = np.empty((16, CONTACT_SIZE))  # contact rows, rewritten each step
+        self._rows = self._row_buffer[:0]  # one contact row per pair: a view of the buffer
+        self._pending_keep = None  # pairs the last narrowphase dropped, compacted lazily
         self._pair_body = np.empty((2, 16), np.int32)  # bodies of each pair, by the narrowphase
         self._moved = np.empty(16, np.int32)
         self._fast = np.empty(16, np.uint8)  # continuous collision: bodies to sweep
@@ -405,10 +408,26 @@ class World:
             self._pair_body = grown
 
     def _keep_pairs(self, keep):
+        """Drop the pairs with ``keep`` false now, and those the last narrowphase dropped."""
+        if self._pending_keep is not None:
+            keep = keep & (self._pending_keep != 0)
+            self._pending_keep = None
         self._reserve_pair_bodies()
-        m = _pairs.compact_pairs(self._pair_key, self._rows, self._pair_body, keep)
+        _pairs.compact_rows(self._rows, keep)
+        m = _pairs.compact_pairs(self._pair_key, self._hist, self._pair_body, keep)
         self._pair_key = self._pair_key[:m]
-        self._rows = self._rows[:m]
+        self._hist = self._hist[:m]
+        self._rows = self._row_buffer[:m]
+
+    def _compact_dropped_pairs(self):
+        """Compact out the pairs the last narrowphase dropped: keys and histories only.
+        Their contact rows are left in place (the coming narrowphase rewrites them all)
+        and until then had no points, so nothing read a stale one."""
+        keep, self._pending_keep = self._pending_keep, None
+        m = _pairs.compact_pairs(self._pair_key, self._hist, self._pair_body, keep)
+        self._pair_key = self._pair_key[:m]
+        self._hist = self._hist[:m]
+        self._rows = self._row_buffer[:m]
 
     def _drop_contacts_of_body(self, i):
         a, b = self._pair_pieces()
@@ -417,7 +436,7 @@ class World:
 
     def _add_pairs(self, keys):
         if keys.size:
-            self._pair_key, self._rows = _pairs.merge_pairs(self._pair_key, self._rows, keys)
+            self._pair_key, self._hist = _pairs.merge_pairs(self._pair_key, self._hist, keys)
 
     # -- the step ---------------------------------------------------------------------------
     def step(self, dt):
@@ -441,6 +460,8 @@ class World:
             self._locked = False
 
     def _broadphase(self, dt):
+        if self._pending_keep is not None:
+            self._compact_dropped_pairs()
         P, b = self._p, self._b
         n_p = self._p_used
         if self._moved.size < n_p:
@@ -469,15 +490,18 @@ class World:
         if m == 0:
             return
         self._reserve_pair_bodies()
+        if self._row_buffer.shape[0] < m:
+            self._row_buffer = np.empty((2 * m, CONTACT_SIZE))
+        self._rows = self._row_buffer[:m]
         P, b = self._p, self._b
         keep = np.empty(m, np.uint8)
-        _np.update_contacts(self._pair_key, self._rows, keep, self._pair_body,
+        _np.update_contacts(self._pair_key, self._hist, self._rows, keep, self._pair_body,
                             P.body, P.start, P.count, P.radius, P.friction, P.restitution, P.fat,
                             self._g.verts, self._g.norms, b.pos, b.angle, b.com, b.vel,
                             b.angvel, b.extent, dt, K.SPECULATIVE_DISTANCE, 0.1 * K.LINEAR_SLOP,
                             self._mixing)
         if not keep.all():
-            self._keep_pairs(keep)
+            self._pending_keep = keep
 
     def _solve(self, dt):
         b, n = self._b, self._n
@@ -490,7 +514,8 @@ class World:
                         K.MAX_ROTATION, b.btype[:n], b.inv_mass[:n], b.inv_inertia[:n], b.com[:n],
                         b.force[:n], b.torque[:n], b.lin_damp[:n], b.ang_damp[:n],
                         b.gravity_scale[:n], b.pos[:n], b.angle[:n], b.vel[:n], b.angvel[:n],
-                        b.moved[:n], self._pair_body[0, :m], self._pair_body[1, :m], self._rows)
+                        b.moved[:n], self._pair_body[0, :m], self._pair_body[1, :m], self._rows,
+                        self._hist)
 
     def _save_start_poses(self):
         n = self._n

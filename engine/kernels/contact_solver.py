@@ -17,7 +17,8 @@ Sources: Box2D v3 ``src/contact_solver.c`` (``b2PrepareContactsTask``,
 ``b2WarmStartContactsTask``, ``b2SolveContact``, ``b2ApplyRestitutionTask``).
 """
 from ._jit import njit, njit_inline
-from .layout import (C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, P_ADJ, P_MAXNI,
+from .layout import (C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, H_NI, H_POINTS,
+                     H_STRIDE, H_TI, P_ADJ, P_MAXNI,
                      P_NI, P_NMASS, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY, P_RBX, P_RBY,
                      P_RELV, P_SEP, P_STRIDE, P_TI, P_TMASS, S_DPX, S_DPY, S_QC, S_QS, S_VX,
                      S_VY, S_W)
@@ -115,13 +116,17 @@ def gather(rows, order, cba, cbb, inv_mass, inv_inertia, state, work, wa, wb):
 
 
 @njit
-def scatter(work, order, rows):
-    """Copy what outlives the step (impulses, effective masses, impact speeds) back."""
+def scatter(work, order, rows, hist):
+    """Copy the impulses back: to the pair history (warm starting next step) and, with
+    the effective masses and impact speeds, to the contact rows (for inspection)."""
     for k in range(order.shape[0]):
         i = order[k]
         for p in range(int(work[k, W_COUNT])):
             src = W_POINTS + p * Q_STRIDE
             dst = C_POINTS + p * P_STRIDE
+            h = H_POINTS + p * H_STRIDE
+            hist[i, h + H_NI] = work[k, src + Q_NI]
+            hist[i, h + H_TI] = work[k, src + Q_TI]
             rows[i, dst + P_NI] = work[k, src + Q_NI]
             rows[i, dst + P_TI] = work[k, src + Q_TI]
             rows[i, dst + P_NMASS] = work[k, src + Q_NMASS]

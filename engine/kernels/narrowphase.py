@@ -11,8 +11,9 @@ import numpy as np
 
 from ._jit import njit
 from .layout import (C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, C_TOUCHING,
-                     CONTACT_SIZE, MAX_POINTS, P_ADJ, P_ID, P_MAXNI, P_NI, P_QAX, P_QAY,
-                     P_QBX, P_QBY, P_RAX, P_RAY, P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI)
+                     CONTACT_SIZE, H_COUNT, H_ID, H_NI, H_POINTS, H_STRIDE, H_TI, MAX_POINTS,
+                     P_ADJ, P_ID, P_MAXNI, P_NI, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY,
+                     P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI)
 from .manifold import (M_COUNT, M_ID1, M_NX, M_NY, M_P1X, M_P1Y, M_S1, MANIFOLD_SIZE,
                        collide_pieces)
 
@@ -21,7 +22,7 @@ MIX_PYMUNK = 1  # friction a*b, restitution a*b (Chipmunk's rule)
 
 
 @njit
-def update_contacts(keys, rows, keep, pair_body,
+def update_contacts(keys, hist, rows, keep, pair_body,
                     piece_body, piece_start, piece_count, piece_radius, piece_friction,
                     piece_restitution, piece_fat, verts, norms,
                     pos, angle, com, vel, angvel, extent, dt, margin, flip_tol, mixing):
@@ -31,9 +32,11 @@ def update_contacts(keys, rows, keep, pair_body,
     ----------
     keys : int64 (m,)
         Pair keys ``(piece_a << 32) | piece_b``, ``piece_a < piece_b``.
+    hist : float64 (m, HIST_SIZE)
+        Each pair's history: last step's feature ids and impulses are read for warm
+        starting and replaced by this step's points with the impulses they inherit.
     rows : float64 (m, CONTACT_SIZE)
-        Contact rows; the previous step's impulses are read for warm starting and
-        replaced by this step's manifold.
+        Contact rows, all written (a dropped pair gets a row with no points).
     keep : uint8 (m,)
         Set to 0 for pairs whose fat AABBs stopped overlapping, else 1.
     pair_body : int32 (2, >= m)
@@ -78,6 +81,8 @@ def update_contacts(keys, rows, keep, pair_body,
         if (piece_fat[a, 0] > piece_fat[b, 2] or piece_fat[b, 0] > piece_fat[a, 2]
                 or piece_fat[a, 1] > piece_fat[b, 3] or piece_fat[b, 1] > piece_fat[a, 3]):
             keep[i] = 0
+            rows[i, C_COUNT] = 0.0
+            rows[i, C_TOUCHING] = 0.0
             continue
         keep[i] = 1
         ba = piece_body[a]
@@ -97,12 +102,12 @@ def update_contacts(keys, rows, keep, pair_body,
                            piece_start[b], piece_count[b], piece_radius[b],
                            (pos[bb, 0], pos[bb, 1], cb, sb),
                            margin + reach, flip_tol, scratch_v, scratch_n, man)
-        old_count = int(rows[i, C_COUNT])
+        old_count = int(hist[i, H_COUNT])
         for p in range(old_count):
-            base = C_POINTS + p * P_STRIDE
-            old_id[p] = rows[i, base + P_ID]
-            old_ni[p] = rows[i, base + P_NI]
-            old_ti[p] = rows[i, base + P_TI]
+            base = H_POINTS + p * H_STRIDE
+            old_id[p] = hist[i, base + H_ID]
+            old_ni[p] = hist[i, base + H_NI]
+            old_ti[p] = hist[i, base + H_TI]
         if mixing == MIX_BOX2D:
             rows[i, C_FRICTION] = math.sqrt(piece_friction[a] * piece_friction[b])
             rows[i, C_RESTITUTION] = max(piece_restitution[a], piece_restitution[b])
@@ -111,6 +116,7 @@ def update_contacts(keys, rows, keep, pair_body,
             rows[i, C_RESTITUTION] = piece_restitution[a] * piece_restitution[b]
         rows[i, C_COUNT] = float(n)
         rows[i, C_TOUCHING] = 1.0 if n > 0 else 0.0
+        hist[i, H_COUNT] = float(n)
         if n == 0:
             continue
         nx = man[M_NX]
@@ -162,6 +168,10 @@ def update_contacts(keys, rows, keep, pair_body,
                     break
             rows[i, base + P_NI] = ni
             rows[i, base + P_TI] = ti
+            h = H_POINTS + p * H_STRIDE
+            hist[i, h + H_ID] = fid
+            hist[i, h + H_NI] = ni
+            hist[i, h + H_TI] = ti
     return 0
 
 

@@ -1,7 +1,8 @@
-"""The tracked pair set: sorted int64 keys ``(piece_a << 32) | piece_b`` with one contact
-row each. New pairs from the broadphase are merged in, dead ones compacted out, both in
-one linear pass that keeps the keys sorted (so solving order, and the whole step, is
-deterministic) and carries every surviving row, with its impulses, along.
+"""The tracked pair set: sorted int64 keys ``(piece_a << 32) | piece_b`` with one history
+row each (``layout.HIST_SIZE``: feature ids and impulses). New pairs from the broadphase
+are merged in, dead ones compacted out, both in one linear pass that keeps the keys
+sorted (so solving order, and the whole step, is deterministic) and carries every
+surviving row, with its impulses, along.
 """
 import numpy as np
 
@@ -58,7 +59,7 @@ def merge_pairs(keys, rows, new_keys):
 def compact_pairs(keys, rows, bodies, keep):
     """Move the pairs with ``keep[i] != 0`` to the front, in order; return their count.
 
-    ``bodies`` (2, >= m) int32, the bodies of each pair, moves along with its row.
+    ``rows`` (>= m, k) float64 and ``bodies`` (2, >= m) int32 move along with the keys.
     """
     k = 0
     for i in range(keys.shape[0]):
@@ -68,5 +69,17 @@ def compact_pairs(keys, rows, bodies, keep):
                 rows[k] = rows[i]
                 bodies[0, k] = bodies[0, i]
                 bodies[1, k] = bodies[1, i]
+            k += 1
+    return k
+
+
+@njit
+def compact_rows(rows, keep):
+    """Move the rows with ``keep[i] != 0`` (i < len(keep)) to the front, in order."""
+    k = 0
+    for i in range(keep.shape[0]):
+        if keep[i] != 0:
+            if k != i:
+                rows[k] = rows[i]
             k += 1
     return k

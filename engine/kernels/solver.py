@@ -51,7 +51,7 @@ def _softness(hertz, zeta, h):
 def step_bodies(dt, substeps, gx, gy, hertz, zeta, pushout, restitution_threshold, impact_gap,
                 max_speed, max_rotation,
                 btype, inv_mass, inv_inertia, com, force, torque, lin_damp, ang_damp,
-                gravity_scale, pos, angle, vel, angvel, moved, cba, cbb, rows):
+                gravity_scale, pos, angle, vel, angvel, moved, cba, cbb, rows, hist):
     """Advance all bodies by ``dt``, solving the contacts in ``rows``.
 
     Parameters
@@ -77,6 +77,8 @@ def step_bodies(dt, substeps, gx, gy, hertz, zeta, pushout, restitution_threshol
         Body of each contact's piece A and B.
     rows : float64 (m, CONTACT_SIZE)
         Contact rows from the narrowphase; impulses accumulate in place.
+    hist : float64 (m, HIST_SIZE)
+        The pairs' history; receives the accumulated impulses for warm starting.
     """
     n = btype.shape[0]
     h = dt / substeps
@@ -131,7 +133,7 @@ def step_bodies(dt, substeps, gx, gy, hertz, zeta, pushout, restitution_threshol
         solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap, False,
               reverse)
     restitution(work, wa, wb, state, restitution_threshold)
-    scatter(work, order, rows)
+    scatter(work, order, rows, hist)
 
     for i in range(n):
         vel[i, 0] = state[i, S_VX]
