@@ -38,10 +38,13 @@ Q_RNA = 0  # rA x n: anchor on A (from A's centre of mass) crossed with the norm
 Q_RNB = 1  # rB x n
 Q_RTA = 2  # rA x t
 Q_RTB = 3  # rB x t
-Q_QAX = 4  # core points on A and B (see layout.P_QAX): predict the separation
-Q_QAY = 5
-Q_QBX = 6
-Q_QBY = 7
+# The core points q on A and B (see layout.P_QAX) predict the separation. Along the
+# fixed normal, a point turned by q's body rotation (c, s) since the step began projects
+# to c (n . q) + s (q x n): these two numbers per point replace q's coordinates.
+Q_QAN = 4  # n . qA
+Q_QAC = 5  # qA x n
+Q_QBN = 6  # n . qB
+Q_QBC = 7  # qB x n
 Q_ADJ = 8  # separation minus the core points' gap along n when the manifold was made
 Q_SEP = 9  # separation when the manifold was made
 Q_NI = 10  # accumulated normal and tangent impulses
@@ -101,10 +104,14 @@ def gather(rows, order, cba, cbb, inv_mass, inv_inertia, state, work, wa, wb):
             kt = ma + mb + ia * rta * rta + ib * rtb * rtb
             work[k, dst + Q_NMASS] = 1.0 / kn if kn > 0.0 else 0.0
             work[k, dst + Q_TMASS] = 1.0 / kt if kt > 0.0 else 0.0
-            work[k, dst + Q_QAX] = rows[i, src + P_QAX]
-            work[k, dst + Q_QAY] = rows[i, src + P_QAY]
-            work[k, dst + Q_QBX] = rows[i, src + P_QBX]
-            work[k, dst + Q_QBY] = rows[i, src + P_QBY]
+            qax = rows[i, src + P_QAX]
+            qay = rows[i, src + P_QAY]
+            qbx = rows[i, src + P_QBX]
+            qby = rows[i, src + P_QBY]
+            work[k, dst + Q_QAN] = nx * qax + ny * qay
+            work[k, dst + Q_QAC] = qax * ny - qay * nx
+            work[k, dst + Q_QBN] = nx * qbx + ny * qby
+            work[k, dst + Q_QBC] = qbx * ny - qby * nx
             work[k, dst + Q_ADJ] = rows[i, src + P_ADJ]
             work[k, dst + Q_SEP] = rows[i, src + P_SEP]
             work[k, dst + Q_NI] = rows[i, src + P_NI]
@@ -214,8 +221,7 @@ def solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap
         vbx = state[b, S_VX]
         vby = state[b, S_VY]
         wvb = state[b, S_W]
-        ddx = state[b, S_DPX] - state[a, S_DPX]
-        ddy = state[b, S_DPY] - state[a, S_DPY]
+        dn = (state[b, S_DPX] - state[a, S_DPX]) * nx + (state[b, S_DPY] - state[a, S_DPY]) * ny
         qca = state[a, S_QC]
         qsa = state[a, S_QS]
         qcb = state[b, S_QC]
@@ -238,13 +244,8 @@ def solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap
             rnb = work[k, base + Q_RNB]
             # predicted separation from the motion of the core points since the
             # manifold was made (off the velocity chain: positions only)
-            qax = work[k, base + Q_QAX]
-            qay = work[k, base + Q_QAY]
-            qbx = work[k, base + Q_QBX]
-            qby = work[k, base + Q_QBY]
-            dx = ddx + (qcb * qbx - qsb * qby) - (qca * qax - qsa * qay)
-            dy = ddy + (qsb * qbx + qcb * qby) - (qsa * qax + qca * qay)
-            s = dx * nx + dy * ny + work[k, base + Q_ADJ]
+            s = (dn + (qcb * work[k, base + Q_QBN] + qsb * work[k, base + Q_QBC])
+                 - (qca * work[k, base + Q_QAN] + qsa * work[k, base + Q_QAC]) + work[k, base + Q_ADJ])
             # Selects rather than branches: whether a point is speculative varies from
             # contact to contact.
             spec = s > 0.0
