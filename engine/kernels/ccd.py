@@ -245,8 +245,9 @@ def _body_sweep(pos0, angle0, pos, angle, com, i):
 
 
 @njit
-def solve_continuous(fast, slop, piece_alive, piece_body, piece_start, piece_count,
-                     piece_radius, verts, norms, btype, com, pos0, angle0, pos, angle, moved,
+def solve_continuous(fast, slop, safety, piece_alive, piece_body, piece_start, piece_count,
+                     piece_radius, verts, norms, btype, com, extent, min_extent, pos0, angle0,
+                     pos, angle, moved,
                      aabb, parent, child1, child2, height, user, meta,
                      s_aabb, s_parent, s_child1, s_child2, s_height, s_user, s_meta):
     """Clamp every fast body's motion to its first time of impact this step.
@@ -258,8 +259,12 @@ def solve_continuous(fast, slop, piece_alive, piece_body, piece_start, piece_cou
     slop : float
         Linear slop: a body is stopped with its surfaces ``slop`` apart (rounded
         shapes: ``slop`` into each other), so the next step's contact touches.
+    safety : float
+        ``find_fast``'s fraction: a moving obstacle is swept against only when the
+        pair's *relative* motion is fast by the same test.
     piece_*, verts, norms : the world's piece columns and geometry pool.
-    btype, com, pos0, angle0, pos, angle, moved : body columns; ``pos0``/``angle0`` is
+    btype, com, extent, min_extent, pos0, angle0, pos, angle, moved : body columns
+        (extents as ``find_fast`` uses them); ``pos0``/``angle0`` is
         the pose when the step began, ``pos``/``angle`` where the solver left the body.
         Clamped bodies get a new ``pos``/``angle`` and ``moved`` = 1.
     The seven arrays of the moving-body tree, then the static tree's.
@@ -272,9 +277,10 @@ def solve_continuous(fast, slop, piece_alive, piece_body, piece_start, piece_cou
     -----
     Candidates are the pieces whose fat boxes overlap the fast piece's swept box (the
     union of its boxes at both ends, grown for the arc a turning corner bulges out
-    of its chord). Other bodies are held at their end-of-step pose, and other fast
-    dynamic bodies are skipped: two fast bodies meet through their speculative
-    contact. When a piece already touches something at the start (a fast box sliding
+    of its chord). Other bodies are held at their end-of-step pose; a moving one is
+    skipped unless the pair's relative motion is fast by ``find_fast``'s test, and
+    other fast dynamic bodies are skipped: two fast bodies meet through their
+    speculative contact. When a piece already touches something at the start (a fast box sliding
     on the ground) its TOI is 0; then, as Box2D does, a small circle (a quarter of
     the piece's inner radius) at the piece's centre is swept instead, which still
     catches the piece diving through that surface. If even that circle starts within
@@ -326,6 +332,21 @@ def solve_continuous(fast, slop, piece_alive, piece_body, piece_start, piece_cou
             j = piece_body[q]
             if j == i or (fast[j] != 0 and btype[j] != STATIC):
                 continue
+            if btype[j] != STATIC:
+                # Against a moving body only relative motion can tunnel. Bodies that
+                # move fast together (a pile in a tumbler, a box carried by a moving
+                # wall) meet through speculative contacts; sweeping one against a
+                # neighbour pulled it back into the pile, 8 cm every step.
+                moving = _body_sweep(pos0, angle0, pos, angle, com, j)
+                rx = (sw[3] - sw[0]) - (moving[3] - moving[0])
+                ry = (sw[4] - sw[1]) - (moving[4] - moving[1])
+                rel = (math.sqrt(rx * rx + ry * ry) + abs(sw[5] - sw[2]) * extent[i]
+                       + abs(moving[5] - moving[2]) * extent[j])
+                if rel <= safety * min_extent[i]:
+                    continue
+            # The other body is held at its end pose (as in Box2D): a body stopped at
+            # its first touch of that pose is not run into by the rest of the other
+            # body's motion.
             other = (pos[j, 0], pos[j, 1], angle[j], pos[j, 0], pos[j, 1], angle[j], 0.0, 0.0)
             rq = piece_radius[q]
             target = max(slop, rp + rq - slop)
