@@ -121,7 +121,7 @@ def step_bodies(dt, substeps, gx, gy, hertz, zeta, pushout, restitution_threshol
     wa = np.empty(count, np.int32)
     wb = np.empty(count, np.int32)
     gather(rows, order, cba, cbb, inv_mass, inv_inertia, state, work, wa, wb)
-    for sub in range(substeps):
+    for sub in range(substeps if count > 0 else 0):  # no contacts: every body was free
         # Alternate the order of a manifold's two points between substeps so that the
         # Gauss-Seidel bias of solving one point first does not accumulate into spin.
         reverse = sub % 2 == 1
