@@ -105,7 +105,9 @@ class Shape:
         self._verts, self._norms, self._starts, self._radius = verts, np.ascontiguousarray(norms), starts, radius
         self._area = float(area)
         if area > 0:
-            off = first / area
+            # A disc's centroid is its centre exactly: the numeric first moment leaves
+            # ~1e-17 behind, and a nonzero centre of mass costs a body trig every step.
+            off = first / area if len(verts) > 1 else np.zeros(2)
             self._centroid = (float(ref[0] + off[0]), float(ref[1] + off[1]))
             self._second = float(second - area * float(off @ off))  # about the centroid
         else:
