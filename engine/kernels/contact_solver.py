@@ -227,14 +227,15 @@ def solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap
         qcb = state[b, S_QC]
         qsb = state[b, S_QS]
         # Normal speeds before this contact's impulses: the impact speed, should a
-        # point first push in this pass (see below). Only points that have not pushed
-        # yet this step need it.
+        # point that started apart first push in this pass (see below). Only such
+        # points that have not pushed yet this step need it.
         vn0 = 0.0
         vn1 = 0.0
-        if work[k, W_POINTS + Q_MAXNI] == 0.0:
+        if work[k, W_POINTS + Q_MAXNI] == 0.0 and work[k, W_POINTS + Q_SEP] > impact_gap:
             vn0 = _speed(vbx - vax, vby - vay, wva, wvb, nx, ny, work[k, W_POINTS + Q_RNA],
                          work[k, W_POINTS + Q_RNB])
-        if count == 2 and work[k, W_POINTS + Q_STRIDE + Q_MAXNI] == 0.0:
+        if (count == 2 and work[k, W_POINTS + Q_STRIDE + Q_MAXNI] == 0.0
+                and work[k, W_POINTS + Q_STRIDE + Q_SEP] > impact_gap):
             vn1 = _speed(vbx - vax, vby - vay, wva, wvb, nx, ny,
                          work[k, W_POINTS + Q_STRIDE + Q_RNA], work[k, W_POINTS + Q_STRIDE + Q_RNB])
         for q in range(count):
