@@ -85,11 +85,21 @@ class Shape:
     same shape object can be attached to many bodies.
     """
 
-    __slots__ = ("_verts", "_norms", "_starts", "_radius", "_area", "_centroid", "_second")
+    __slots__ = ("_verts", "_norms", "_starts", "_radius", "_area", "_centroid", "_second", "_ghost")
 
-    def _finish(self, pieces, radius, outline=None):
+    def _finish(self, pieces, radius, outline=None, interior=None, cones=None):
         verts = np.ascontiguousarray(np.vstack(pieces), dtype=np.float64)
-        norms = np.vstack([_edge_normals(p) if len(p) > 1 else np.zeros((1, 2)) for p in pieces])
+        normals = [_edge_normals(p) if len(p) > 1 else np.zeros((1, 2)) for p in pieces]
+        norms = np.vstack(normals)
+        # Per vertex, for the narrowphase's seam rules (kernels/manifold.py, G_* columns):
+        # is the edge leaving it an interior cut, and the outline's normal cone there. A
+        # convex shape's cone is its own corner's.
+        ghost = np.zeros((len(verts), 5))
+        if interior is not None:
+            ghost[:, 0] = interior
+        ghost[:, 1:] = (np.vstack(cones) if cones is not None else
+                        np.hstack((np.vstack([np.roll(n, 1, axis=0) for n in normals]), norms)))
+        self._ghost = ghost
         starts = np.zeros(len(pieces) + 1, dtype=np.int64)
         starts[1:] = np.cumsum([len(p) for p in pieces])
         # Moments about a point of the shape, not the local origin: about the origin, a
@@ -238,6 +248,8 @@ class Polygon(Shape):
         self-intersection, no holes).
     radius : float, optional
         Rounding radius >= 0 (convex polygons only).
+    method : {"auto", "split", "earclip"}, optional
+        How a concave outline is cut into pieces (see :func:`engine.decompose`).
 
     Examples
     --------
@@ -250,9 +262,11 @@ class Polygon(Shape):
 
     __slots__ = ("_outline", "_convex", "_interior")
 
-    def __init__(self, vertices, radius=0.0):
+    def __init__(self, vertices, radius=0.0, method="auto"):
         pts = as_points(vertices, "vertices")
         r = as_non_negative(radius, "radius")
+        if method not in ("auto", "split", "earclip"):
+            raise ValueError(f"unknown method {method!r}; use 'auto', 'split' or 'earclip'")
         outline = _decompose.validate_polygon(pts)
         outline.flags.writeable = False
         self._outline = outline
@@ -264,9 +278,11 @@ class Polygon(Shape):
             if r > 0.0:
                 raise ValueError("a rounded polygon (radius > 0) must be convex; "
                                  "round a concave outline by building it from convex rounded parts")
-            pieces = [np.ascontiguousarray(p, dtype=np.float64) for p in _decompose.decompose(outline)]
-            self._finish(pieces, r, outline=outline)
+            pieces = _decompose.insert_outline_vertices(
+                _decompose.decompose(outline, method=method), outline)
             self._interior = np.concatenate(_decompose.interior_edges(pieces, outline))
+            self._finish(pieces, r, outline=outline, interior=self._interior,
+                         cones=_decompose.outline_cones(pieces, outline))
         self._interior.flags.writeable = False
 
     @classmethod

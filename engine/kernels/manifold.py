@@ -40,6 +40,16 @@ M_S2 = 10
 M_ID2 = 11
 MANIFOLD_SIZE = 12
 
+# Per-vertex seam data, rows of the ``ghost`` pool parallel to the vertices (built by
+# ``shapes.py`` from ``decompose.interior_edges`` and ``decompose.outline_cones``).
+G_CUT = 0  # 1.0 when the edge leaving this vertex is an interior cut of a concave polygon
+G_AX = 1  # the outline's outward normal cone at this vertex runs from a (the normal of
+G_AY = 2  # the outline edge arriving here) counter-clockwise to b (the one leaving); a
+G_BX = 3  # point inside an outline edge has a == b, a reflex corner a clockwise pair
+G_BY = 4
+GHOST_SIZE = 5
+CONE_TOL = 1e-6  # sine: a normal this close to a cone's bounding normal is that normal
+
 
 @njit
 def _kind(count):
@@ -48,13 +58,21 @@ def _kind(count):
 
 
 @njit_inline
-def _max_separation(v, n, s1, k1, s2, k2):
+def _max_separation(v, n, g, g1, s1, k1, s2, k2):
     """Largest over faces of piece 1 of the smallest signed distance of piece 2's vertices.
 
-    Both pieces are rows of the same vertex/normal arrays (``s1``/``k1``, ``s2``/``k2``).
+    Both pieces are rows of the same vertex/normal arrays (``s1``/``k1``, ``s2``/``k2``);
+    piece 1's seam rows start at ``g1`` in ``g``. Returns ``(sep, face, ext_sep,
+    ext_face, cut)``: over all faces, over the outline's faces only (``-inf`` if none),
+    and whether piece 1 has an interior cut. A cut is never a reference face (seed 004's
+    pruning of interior axes) but still separates: two pieces apart only along a cut
+    are apart.
     """
     best = -math.inf
     best_i = 0
+    ext = -math.inf
+    ext_i = 0
+    cut = False
     for i in range(k1):
         nx = n[s1 + i, 0]
         ny = n[s1 + i, 1]
@@ -68,28 +86,85 @@ def _max_separation(v, n, s1, k1, s2, k2):
         if s > best:
             best = s
             best_i = i
-    return best, best_i
+        if g[g1 + i, G_CUT] != 0.0:
+            cut = True
+        elif s > ext:
+            ext = s
+            ext_i = i
+    return best, best_i, ext, ext_i, cut
 
 
 @njit_inline
-def _polygon_point(vp, np_, sp, kp, rp, qx, qy, rq, margin):
-    """A rounded polygon/capsule core (rows ``sp .. sp+kp-1`` of ``vp``) against a rounded
-    point ``q``, both in the polygon's frame.
+def _admits(g, gi, nx, ny):
+    """Whether unit ``n`` (local frame) is an outward normal of the outline at vertex row ``gi``."""
+    ax = g[gi, G_AX]
+    ay = g[gi, G_AY]
+    bx = g[gi, G_BX]
+    by = g[gi, G_BY]
+    if ((ax * nx + ay * ny > 0.0 and abs(ax * ny - ay * nx) <= CONE_TOL)
+            or (bx * nx + by * ny > 0.0 and abs(bx * ny - by * nx) <= CONE_TOL)):
+        return True
+    # strictly inside a convex corner's cone (a reflex corner's holds only a and b)
+    return ax * by - ay * bx > 0.0 and ax * ny - ay * nx >= 0.0 and nx * by - ny * bx >= 0.0
+
+
+@njit_inline
+def _support_admits(v, g, s, k, gs, c, sn, nx, ny):
+    """Whether the outline admits ``n`` (frame) at every vertex of piece ``s`` furthest along it.
+
+    ``(c, sn)`` rotates the piece's local frame into the frame of ``v``. Two tied vertices
+    (an edge facing ``n``) must both admit it: an exterior edge does, a cut does not.
+    """
+    top = -math.inf
+    for i in range(k):
+        top = max(top, nx * v[s + i, 0] + ny * v[s + i, 1])
+    tol = 1e-9 * (1.0 + abs(top))
+    lx = c * nx + sn * ny
+    ly = -sn * nx + c * ny
+    for i in range(k):
+        if nx * v[s + i, 0] + ny * v[s + i, 1] >= top - tol and not _admits(g, gs + i, lx, ly):
+            return False
+    return True
+
+
+@njit_inline
+def _polygon_point(vp, np_, g, sp, kp, rp, qx, qy, rq, margin):
+    """A rounded polygon/capsule core (rows ``sp .. sp+kp-1`` of ``vp``, seam rows of ``g``
+    at the same offsets) against a rounded point ``q``, both in the polygon's frame.
 
     Returns ``(hit, nx, ny, sep, px, py, feature)`` with the normal from the polygon
-    towards the point.
+    towards the point. For a piece of a concave polygon, a point whose closest feature
+    is a cut, or a vertex at which the outline has no such normal, is no contact of this
+    piece: the piece beyond the cut, or the one whose outline face the point is over,
+    reports the true one.
     """
     best = -math.inf
     best_i = 0
+    ext = -math.inf
+    ext_i = 0
+    cut = False
     for i in range(kp):
         s = np_[sp + i, 0] * (qx - vp[sp + i, 0]) + np_[sp + i, 1] * (qy - vp[sp + i, 1])
         if s > best:
             best = s
             best_i = i
+        if g[sp + i, G_CUT] != 0.0:
+            cut = True
+        elif s > ext:
+            ext = s
+            ext_i = i
     rsum = rp + rq
     if best - rsum > margin:
         return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0
-    if best <= 0.0 and kp >= 3:
+    # A piece with no outline face at all (cut on every side) keeps plain SAT.
+    seamy = cut and ext > -math.inf
+    if best <= 0.0 and kp >= 3 and seamy:
+        best = ext
+        best_i = ext_i
+        inside = True
+    else:
+        inside = best <= 0.0 and kp >= 3
+    if inside:
         # The centre is inside the core: the face of least penetration is the axis. (A
         # capsule's core has no inside: its two faces only say the centre is on its line,
         # possibly beyond an end, so it always takes the closest-point branch.)
@@ -120,6 +195,9 @@ def _polygon_point(vp, np_, sp, kp, rp, qx, qy, rq, margin):
         d, ux, uy = direction(qx - cx, qy - cy)
         if d - rsum > margin:
             return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0
+        if seamy and (g[sp + edge, G_CUT] != 0.0 if interior
+                      else d > 0.0 and not _admits(g, sp + feature, ux, uy)):
+            return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0
         if interior:
             # The centre faces an edge's interior: that edge's normal is the axis and the
             # distance along it is exact, where the joining vector would be rounding noise
@@ -145,23 +223,45 @@ def _polygon_point(vp, np_, sp, kp, rp, qx, qy, rq, margin):
 
 
 @njit_inline
-def _polygons(v, n, sa, ka, ra, sb, kb, rb, margin, flip_tol, out):
+def _polygons(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_tol, out):
     """Two rounded polygons/capsules, rows of the same arrays in one frame; fills ``out``.
 
     Keeping both pieces in one array lets the reference/incident choice swap row
     offsets, not arrays: one call site per helper, so inlining them at Numba's IR level
     (which avoids per-call reference counting) does not multiply the compiled code.
+    Seam rows of A and B start at ``ga`` and ``gb`` in ``g``; ``(rc, rs)`` rotates B's
+    local frame into this one (A's is this one).
+
+    Seams (pieces of a concave polygon): a reference face is never a cut, and a normal
+    from the other piece's face, or between two vertices, must be one the outline has
+    at the concave piece's contact points (its normal cone there, the role Box2D's ghost
+    vertices play for chain segments). Otherwise the piece's own outline face next to
+    the offending feature becomes the reference, and when no such face overlaps the
+    other piece the pair reports nothing: a neighbouring piece has the true contact.
     """
-    sep_a, edge_a = _max_separation(v, n, sa, ka, sb, kb)
-    sep_b, edge_b = _max_separation(v, n, sb, kb, sa, ka)
+    sep_a, edge_a, xsep_a, xedge_a, cut_a = _max_separation(v, n, g, ga, sa, ka, sb, kb)
+    sep_b, edge_b, xsep_b, xedge_b, cut_b = _max_separation(v, n, g, gb, sb, kb, sa, ka)
     rsum = ra + rb
     out[M_COUNT] = 0.0
     if sep_a - rsum > margin or sep_b - rsum > margin:
         return
+    # A piece cut on every side (no outline face) keeps plain SAT.
+    seamy_a = cut_a and xsep_a > -math.inf
+    seamy_b = cut_b and xsep_b > -math.inf
+    seamy = seamy_a or seamy_b
+    apart = max(sep_a, sep_b)
+    if seamy_a:
+        sep_a = xsep_a
+        edge_a = xedge_a
+    if seamy_b:
+        sep_b = xsep_b
+        edge_b = xedge_b
     # Reference face: the axis of largest separation (Box2D keeps A unless B is larger
     # by flip_tol, so resting contacts do not flip faces, and ids, every step).
     flip = 1 if sep_b > sep_a + flip_tol else 0
     sep = sep_b if flip else sep_a
+    if not seamy:
+        apart = sep
 
     # Two capsule cores (segments) have no area: their face normals cannot see a gap
     # along their common line, so collinear segments would pass SAT however far apart.
@@ -176,7 +276,7 @@ def _polygons(v, n, sa, ka, ra, sb, kb, rb, margin, flip_tol, out):
         b1 = v[sb + 1, 0] * tx + v[sb + 1, 1] * ty
         along = min(b0, b1) > max(a0, a1) or min(a0, a1) > max(b0, b1)
 
-    if sep > flip_tol or along:
+    if apart > flip_tol or along:
         # Cores apart: face SAT only bounds the distance. Find the exact closest
         # features; if no face realises them, this is a vertex contact. (Within the
         # world's tolerance of touching, Box2D's shortcut: clip, as if overlapping;
@@ -210,7 +310,12 @@ def _polygons(v, n, sa, ka, ra, sb, kb, rb, margin, flip_tol, out):
         by = -n[sb + edge_b, 1]
         face_a = abs(ux * ay - uy * ax) <= tol and ux * ax + uy * ay > 0.0
         face_b = abs(ux * by - uy * bx) <= tol and ux * bx + uy * by > 0.0
-        if d > 0.0 and (along or not (face_a or face_b)):
+        vertex = d > 0.0 and (along or not (face_a or face_b))
+        if vertex and seamy:
+            # between two vertices: the outline must have this normal at both
+            vertex = ((not seamy_a or _support_admits(v, g, sa, ka, ga, 1.0, 0.0, ux, uy))
+                      and (not seamy_b or _support_admits(v, g, sb, kb, gb, rc, rs, -ux, -uy)))
+        if vertex:
             h = ra + 0.5 * (d - rsum)
             out[M_NX] = ux
             out[M_NY] = uy
@@ -222,18 +327,60 @@ def _polygons(v, n, sa, ka, ra, sb, kb, rb, margin, flip_tol, out):
             out[M_ID1] = float(flip * 65536 + 255 * 256 + 255)
             return
 
-    if flip:
-        s1, k1, r1, s2, k2, r2, i11 = sb, kb, rb, sa, ka, ra, edge_b
-    else:
-        s1, k1, r1, s2, k2, r2, i11 = sa, ka, ra, sb, kb, rb, edge_a
-    _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, out)
+    check = seamy_a if flip else seamy_b  # the incident piece's contacts need checking
+    for _ in range(2):
+        if flip:
+            s1, k1, r1, s2, k2, r2, i11 = sb, kb, rb, sa, ka, ra, edge_b
+            g2, c2, sn2 = ga, 1.0, 0.0
+        else:
+            s1, k1, r1, s2, k2, r2, i11 = sa, ka, ra, sb, kb, rb, edge_a
+            g2, c2, sn2 = gb, rc, rs
+        i21 = _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, seamy,
+                    g, g2, c2, sn2, check, out)
+        if i21 < 0:
+            return
+        # The incident piece's contact is not on its outline, or the outline has another
+        # normal there: its outline face at the incident edge (that edge or a neighbour)
+        # of largest separation becomes the reference. One swap at most.
+        best = -math.inf
+        best_i = -1
+        for e in (i21 - 1 if i21 > 0 else k2 - 1, i21, i21 + 1 if i21 + 1 < k2 else 0):
+            if g[g2 + e, G_CUT] == 0.0:
+                f = _face_separation(v, n, s2, k2, e, s1, k1)
+                if f > best:
+                    best = f
+                    best_i = e
+        out[M_COUNT] = 0.0
+        if best_i < 0 or best - rsum > margin:
+            return
+        edge_a, edge_b, sep, flip, check = best_i, best_i, best, 1 - flip, False
 
 
 @njit_inline
-def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, out):
+def _face_separation(v, n, s1, k1, i, s2, k2):
+    """Smallest signed distance of piece 2's vertices to face ``i`` of piece 1."""
+    nx = n[s1 + i, 0]
+    ny = n[s1 + i, 1]
+    s = math.inf
+    for j in range(s2, s2 + k2):
+        s = min(s, nx * (v[j, 0] - v[s1 + i, 0]) + ny * (v[j, 1] - v[s1 + i, 1]))
+    return s
+
+
+@njit_inline
+def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, g, g2, c2, sn2,
+          check, out):
     """Two-point manifold: reference face ``i11`` of poly1, incident edge of poly2.
 
     ``flip`` says poly1 is piece B: the normal is then turned to point from A to B.
+    ``strict``: an incident edge wholly beyond the reference face's ends gives no
+    contact (a concave polygon's neighbouring piece owns it). ``check``: poly2 is a
+    piece of a concave polygon (seam rows from ``g2`` in ``g``, local frame rotated by
+    ``(c2, sn2)`` into this one) whose kept points must lie on its outline with the
+    normal in the outline's cone there.
+
+    Returns -1, or the incident edge when ``check`` rejects a kept point (``out`` is
+    then filled but not to be used).
     """
     rsum = r1 + r2
     sign = -1.0 if flip else 1.0
@@ -278,6 +425,20 @@ def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, out):
         upy = v[s2 + i22, 1] + f * (v[s2 + i21, 1] - v[s2 + i22, 1])
     s_lo = (lox - ax) * nx + (loy - ay) * ny
     s_up = (upx - ax) * nx + (upy - ay) * ny
+    if strict and (upper2 < 0.0 or lower2 > upper1):
+        out[M_COUNT] = 0.0
+        return -1
+    keep_lo = s_lo - rsum <= margin
+    keep_up = s_up - rsum <= margin
+    if check:
+        # poly2's outward normal, -n, in its local frame
+        lx = -(c2 * nx + sn2 * ny)
+        ly = -(-sn2 * nx + c2 * ny)
+        cut = g[g2 + i21, G_CUT] != 0.0
+        if keep_lo and (cut if lower2 < 0.0 else not _admits(g, g2 + i22, lx, ly)):
+            return i21
+        if keep_up and (cut if upper2 > upper1 else not _admits(g, g2 + i21, lx, ly)):
+            return i21
 
     out[M_NX] = sign * nx
     out[M_NY] = sign * ny
@@ -285,14 +446,14 @@ def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, out):
     count = 0
     # Each kept point sits midway between the surfaces: the incident core vertex moved
     # along n by half the gap, accounting for both radii.
-    if s_lo - rsum <= margin:
+    if keep_lo:
         h = 0.5 * (r1 - r2 - s_lo)
         out[M_P1X] = lox + h * nx
         out[M_P1Y] = loy + h * ny
         out[M_S1] = s_lo - rsum
         out[M_ID1] = float(flip * 65536 + i11 * 256 + i22)
         count = 1
-    if s_up - rsum <= margin:
+    if keep_up:
         h = 0.5 * (r1 - r2 - s_up)
         base = M_P1X if count == 0 else M_P2X
         out[base] = upx + h * nx
@@ -301,6 +462,7 @@ def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, out):
         out[base + 3] = float(flip * 65536 + i12 * 256 + i21)
         count += 1
     out[M_COUNT] = float(count)
+    return -1
 
 
 @njit_inline
@@ -341,7 +503,7 @@ def _circle_circle(cax, cay, ra, cbx, cby, rb, margin, out):
 
 
 @njit
-def collide_pieces(verts, norms, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin, flip_tol,
+def collide_pieces(verts, norms, ghost, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin, flip_tol,
                    scratch_v, scratch_n, out):
     """Manifold between two pieces, written to ``out`` in the world frame.
 
@@ -352,6 +514,9 @@ def collide_pieces(verts, norms, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin,
         their local frames: piece A in rows ``sa .. sa + ka - 1``, B in ``sb ..``.
         Pieces are addressed by offset rather than sliced: array views cost Numba
         reference counting per pair.
+    ghost : float64 (m, GHOST_SIZE)
+        Seam rows parallel to ``verts`` (``G_*`` columns): which edges are interior
+        cuts of a concave polygon and the outline's normal cone at each vertex.
     ra : float
         Rounding radius of A (the circle radius when ka == 1).
     pose_a : tuple (x, y, cos, sin)
@@ -376,7 +541,7 @@ def collide_pieces(verts, norms, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin,
     swapped = _kind(ka) > _kind(kb)
     if swapped:
         sa, ka, ra, pose_a, sb, kb, rb, pose_b = sb, kb, rb, pose_b, sa, ka, ra, pose_a
-    count = _ordered_pieces(verts, norms, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin,
+    count = _ordered_pieces(verts, norms, ghost, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin,
                             flip_tol, scratch_v, scratch_n, out)
     if swapped and count > 0:
         out[M_NX] = -out[M_NX]
@@ -385,7 +550,7 @@ def collide_pieces(verts, norms, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin,
 
 
 @njit_inline
-def _ordered_pieces(verts, norms, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin, flip_tol,
+def _ordered_pieces(verts, norms, ghost, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin, flip_tol,
                     scratch_v, scratch_n, out):
     """:func:`collide_pieces` for pieces whose kinds are in canonical order."""
     xa, ya, ca, sna = pose_a
@@ -405,7 +570,7 @@ def _ordered_pieces(verts, norms, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin
         wy = ya + sna * verts[sa, 0] + ca * verts[sa, 1] - yb
         qx = cb * wx + snb * wy
         qy = -snb * wx + cb * wy
-        hit, nx, ny, sep, px, py, feature = _polygon_point(verts, norms, sb, kb, rb, qx, qy, ra, margin)
+        hit, nx, ny, sep, px, py, feature = _polygon_point(verts, norms, ghost, sb, kb, rb, qx, qy, ra, margin)
         if hit:
             out[M_NX] = -nx
             out[M_NY] = -ny
@@ -440,7 +605,8 @@ def _ordered_pieces(verts, norms, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin
             y = norms[sb + j, 1]
             scratch_n[ka + j, 0] = c * x - s * y
             scratch_n[ka + j, 1] = s * x + c * y
-        _polygons(scratch_v, scratch_n, 0, ka, ra, ka, kb, rb, margin, flip_tol, out)
+        _polygons(scratch_v, scratch_n, ghost, sa, 0, ka, ra, sb, ka, kb, rb, c, s, margin,
+                  flip_tol, out)
         if out[M_COUNT] > 0.0:
             _to_world(out, xa, ya, ca, sna)
     return int(out[M_COUNT])
