@@ -45,7 +45,8 @@ MANIFOLD_SIZE = 12
 G_CUT = 0  # 1.0 when the edge leaving this vertex is an interior cut of a concave polygon
 G_AX = 1  # the outline's outward normal cone at this vertex runs from a (the normal of
 G_AY = 2  # the outline edge arriving here) counter-clockwise to b (the one leaving); a
-G_BX = 3  # point inside an outline edge has a == b, a reflex corner a clockwise pair
+G_BX = 3  # point inside an outline edge has a == b, a reflex corner a clockwise pair, a
+#           point inside the polygon (a split cut ending on a cut) zeros
 G_BY = 4
 GHOST_SIZE = 5
 CONE_TOL = 1e-6  # sine: a normal this close to a cone's bounding normal is that normal
@@ -63,35 +64,50 @@ def _max_separation(v, n, g, g1, s1, k1, s2, k2):
 
     Both pieces are rows of the same vertex/normal arrays (``s1``/``k1``, ``s2``/``k2``);
     piece 1's seam rows start at ``g1`` in ``g``. Returns ``(sep, face, ext_sep,
-    ext_face, cut)``: over all faces, over the outline's faces only (``-inf`` if none),
-    and whether piece 1 has an interior cut. A cut is never a reference face (seed 004's
-    pruning of interior axes) but still separates: two pieces apart only along a cut
-    are apart.
+    ext_face, seamy)``: over all faces; over the outline's faces that piece 2 does not
+    lie wholly beyond an end of (``-inf`` if none); and whether piece 1 has an interior
+    cut and an outline face. A cut is never a reference face (seed 004's pruning of
+    interior axes) but still separates: two pieces apart only along a cut are apart.
     """
+    cut = False
+    for i in range(k1):
+        if g[g1 + i, G_CUT] != 0.0:
+            cut = True
     best = -math.inf
     best_i = 0
     ext = -math.inf
     ext_i = 0
-    cut = False
+    outline = False
     for i in range(k1):
         nx = n[s1 + i, 0]
         ny = n[s1 + i, 1]
         ox = v[s1 + i, 0]
         oy = v[s1 + i, 1]
         s = math.inf
+        lo = math.inf
+        hi = -math.inf
         for j in range(s2, s2 + k2):
             d = nx * (v[j, 0] - ox) + ny * (v[j, 1] - oy)
             if d < s:
                 s = d
+            if cut:
+                t = -ny * (v[j, 0] - ox) + nx * (v[j, 1] - oy)
+                lo = min(lo, t)
+                hi = max(hi, t)
         if s > best:
             best = s
             best_i = i
-        if g[g1 + i, G_CUT] != 0.0:
-            cut = True
-        elif s > ext:
-            ext = s
-            ext_i = i
-    return best, best_i, ext, ext_i, cut
+        if g[g1 + i, G_CUT] == 0.0:
+            outline = True
+            if cut:
+                i2 = s1 + i + 1 if i + 1 < k1 else s1
+                length = -ny * (v[i2, 0] - ox) + nx * (v[i2, 1] - oy)
+                if hi < 0.0 or lo > length:
+                    continue
+            if s > ext:
+                ext = s
+                ext_i = i
+    return best, best_i, ext, ext_i, cut and outline
 
 
 @njit_inline
@@ -104,8 +120,14 @@ def _admits(g, gi, nx, ny):
     if ((ax * nx + ay * ny > 0.0 and abs(ax * ny - ay * nx) <= CONE_TOL)
             or (bx * nx + by * ny > 0.0 and abs(bx * ny - by * nx) <= CONE_TOL)):
         return True
-    # strictly inside a convex corner's cone (a reflex corner's holds only a and b)
-    return ax * by - ay * bx > 0.0 and ax * ny - ay * nx >= 0.0 and nx * by - ny * bx >= 0.0
+    turn = ax * by - ay * bx
+    if turn < -CONE_TOL:
+        # A reflex corner has no normal of its own, but another shape's face pressing
+        # into it is a true contact there (pymunk's depth for the piece); the piece's SAT
+        # already keeps the normal within the piece's corner.
+        return True
+    # strictly inside a convex corner's cone (a straight point holds only a == b)
+    return turn > 0.0 and ax * ny - ay * nx >= 0.0 and nx * by - ny * bx >= 0.0
 
 
 @njit_inline
@@ -239,17 +261,17 @@ def _polygons(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_tol,
     the offending feature becomes the reference, and when no such face overlaps the
     other piece the pair reports nothing: a neighbouring piece has the true contact.
     """
-    sep_a, edge_a, xsep_a, xedge_a, cut_a = _max_separation(v, n, g, ga, sa, ka, sb, kb)
-    sep_b, edge_b, xsep_b, xedge_b, cut_b = _max_separation(v, n, g, gb, sb, kb, sa, ka)
+    sep_a, edge_a, xsep_a, xedge_a, seamy_a = _max_separation(v, n, g, ga, sa, ka, sb, kb)
+    sep_b, edge_b, xsep_b, xedge_b, seamy_b = _max_separation(v, n, g, gb, sb, kb, sa, ka)
     rsum = ra + rb
     out[M_COUNT] = 0.0
     if sep_a - rsum > margin or sep_b - rsum > margin:
         return
-    # A piece cut on every side (no outline face) keeps plain SAT.
-    seamy_a = cut_a and xsep_a > -math.inf
-    seamy_b = cut_b and xsep_b > -math.inf
+    # (A piece cut on every side, with no outline face, keeps plain SAT.)
     seamy = seamy_a or seamy_b
     apart = max(sep_a, sep_b)
+    plain_flip = 1 if sep_b > sep_a + flip_tol else 0
+    plain = (edge_a, edge_b, sep_b if plain_flip else sep_a, plain_flip)
     if seamy_a:
         sep_a = xsep_a
         edge_a = xedge_a
@@ -260,8 +282,15 @@ def _polygons(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_tol,
     # by flip_tol, so resting contacts do not flip faces, and ids, every step).
     flip = 1 if sep_b > sep_a + flip_tol else 0
     sep = sep_b if flip else sep_a
+    stage = 0
     if not seamy:
         apart = sep
+    elif sep == -math.inf:
+        # no outline face the other piece is over: a neighbouring piece has the contact
+        if apart > rsum:
+            return
+        edge_a, edge_b, sep, flip = plain
+        stage = 2
 
     # Two capsule cores (segments) have no area: their face normals cannot see a gap
     # along their common line, so collinear segments would pass SAT however far apart.
@@ -276,7 +305,7 @@ def _polygons(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_tol,
         b1 = v[sb + 1, 0] * tx + v[sb + 1, 1] * ty
         along = min(b0, b1) > max(a0, a1) or min(a0, a1) > max(b0, b1)
 
-    if apart > flip_tol or along:
+    if (apart > flip_tol or along) and stage == 0:
         # Cores apart: face SAT only bounds the distance. Find the exact closest
         # features; if no face realises them, this is a vertex contact. (Within the
         # world's tolerance of touching, Box2D's shortcut: clip, as if overlapping;
@@ -328,53 +357,78 @@ def _polygons(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_tol,
             return
 
     check = seamy_a if flip else seamy_b  # the incident piece's contacts need checking
-    for _ in range(2):
+    # stage 0: outline reference, checked; 1: snapped to the incident piece's outline
+    # face; 2: plain SAT, when the seam rules leave overlapping pieces without a contact
+    # (deep inside a concave polygon, or a face whose extent misses the other piece)
+    for _ in range(3):
         if flip:
             s1, k1, r1, s2, k2, r2, i11 = sb, kb, rb, sa, ka, ra, edge_b
             g2, c2, sn2 = ga, 1.0, 0.0
         else:
             s1, k1, r1, s2, k2, r2, i11 = sa, ka, ra, sb, kb, rb, edge_a
             g2, c2, sn2 = gb, rc, rs
-        i21 = _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, seamy,
-                    g, g2, c2, sn2, check, out)
+        i21 = _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin,
+                    seamy and apart > rsum and stage < 2, stage == 2 or not seamy, g, g2, c2, sn2,
+                    check and stage == 0, out)
         if i21 < 0:
-            return
+            if out[M_COUNT] > 0.0 or stage == 2 or not seamy or apart > rsum:
+                return
+            edge_a, edge_b, sep, flip = plain
+            stage = 2
+            continue
         # The incident piece's contact is not on its outline, or the outline has another
-        # normal there: its outline face at the incident edge (that edge or a neighbour)
-        # of largest separation becomes the reference. One swap at most.
+        # normal there: its outline face at the offending edge (that edge or a neighbour)
+        # of largest separation becomes the reference.
         best = -math.inf
         best_i = -1
         for e in (i21 - 1 if i21 > 0 else k2 - 1, i21, i21 + 1 if i21 + 1 < k2 else 0):
             if g[g2 + e, G_CUT] == 0.0:
                 f = _face_separation(v, n, s2, k2, e, s1, k1)
-                if f > best:
+                if f > best and f > -math.inf:
                     best = f
                     best_i = e
         out[M_COUNT] = 0.0
-        if best_i < 0 or best - rsum > margin:
+        if best_i >= 0 and best - rsum <= margin:
+            edge_a, edge_b, sep, flip = best_i, best_i, best, 1 - flip
+            stage = 1
+        elif apart > rsum:
             return
-        edge_a, edge_b, sep, flip, check = best_i, best_i, best, 1 - flip, False
+        else:
+            edge_a, edge_b, sep, flip = plain
+            stage = 2
 
 
 @njit_inline
 def _face_separation(v, n, s1, k1, i, s2, k2):
-    """Smallest signed distance of piece 2's vertices to face ``i`` of piece 1."""
+    """Smallest signed distance of piece 2's vertices to face ``i`` of piece 1, or -inf
+    when piece 2 lies wholly beyond one end of the face (it cannot rest on it)."""
     nx = n[s1 + i, 0]
     ny = n[s1 + i, 1]
+    i2 = s1 + i + 1 if i + 1 < k1 else s1
+    length = -ny * (v[i2, 0] - v[s1 + i, 0]) + nx * (v[i2, 1] - v[s1 + i, 1])
     s = math.inf
+    lo = math.inf
+    hi = -math.inf
     for j in range(s2, s2 + k2):
-        s = min(s, nx * (v[j, 0] - v[s1 + i, 0]) + ny * (v[j, 1] - v[s1 + i, 1]))
-    return s
+        dx = v[j, 0] - v[s1 + i, 0]
+        dy = v[j, 1] - v[s1 + i, 1]
+        s = min(s, nx * dx + ny * dy)
+        t = -ny * dx + nx * dy
+        lo = min(lo, t)
+        hi = max(hi, t)
+    return s if hi >= 0.0 and lo <= length else -math.inf
 
 
 @njit_inline
-def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, g, g2, c2, sn2,
-          check, out):
+def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, g, g2, c2,
+          sn2, check, out):
     """Two-point manifold: reference face ``i11`` of poly1, incident edge of poly2.
 
     ``flip`` says poly1 is piece B: the normal is then turned to point from A to B.
     ``strict``: an incident edge wholly beyond the reference face's ends gives no
-    contact (a concave polygon's neighbouring piece owns it). ``check``: poly2 is a
+    contact (a concave polygon's neighbouring piece owns it). ``whole``: the reference
+    face extends over collinear neighbours (plain SAT; a seam-aware reference must not
+    reach over a collinear cut). ``check``: poly2 is a
     piece of a concave polygon (seam rows from ``g2`` in ``g``, local frame rotated by
     ``(c2, sn2)`` into this one) whose kept points must lie on its outline with the
     normal in the outline's cone there.
@@ -384,9 +438,31 @@ def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, g, g2, c
     """
     rsum = r1 + r2
     sign = -1.0 if flip else 1.0
-    i12 = i11 + 1 if i11 + 1 < k1 else 0
     nx = n[s1 + i11, 0]
     ny = n[s1 + i11, 1]
+    i10 = i11
+    i12 = i11 + 1 if i11 + 1 < k1 else 0
+    if whole:
+        # Plain SAT: the reference face is its whole straight run (a concave polygon's
+        # piece keeps outline vertices inside its edges; see the incident edge below).
+        for _ in range(k1 - 1):
+            e = i10 - 1 if i10 > 0 else k1 - 1
+            if n[s1 + e, 0] * nx + n[s1 + e, 1] * ny < 1.0 - 1e-12:
+                break
+            i10 = e
+        for _ in range(k1 - 1):
+            if n[s1 + i12, 0] * nx + n[s1 + i12, 1] * ny < 1.0 - 1e-12:
+                break
+            i12 = i12 + 1 if i12 + 1 < k1 else 0
+
+    ax = v[s1 + i10, 0]
+    ay = v[s1 + i10, 1]
+    tx = v[s1 + i12, 0] - ax
+    ty = v[s1 + i12, 1] - ay
+    length = math.sqrt(tx * tx + ty * ty)
+    tx /= length
+    ty /= length
+    upper1 = length
 
     # Incident edge: the edge of poly2 most anti-parallel to the reference normal.
     i21 = 0
@@ -396,17 +472,20 @@ def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, g, g2, c
         if dn < best:
             best = dn
             i21 = j
+    # A concave polygon's piece keeps outline vertices inside its edges: the incident
+    # edge is the whole straight run they split (vertex i21 to vertex i22).
+    for _ in range(k2 - 1):
+        e = i21 - 1 if i21 > 0 else k2 - 1
+        if n[s2 + e, 0] * n[s2 + i21, 0] + n[s2 + e, 1] * n[s2 + i21, 1] < 1.0 - 1e-12:
+            break
+        i21 = e
     i22 = i21 + 1 if i21 + 1 < k2 else 0
+    for _ in range(k2 - 1):
+        if n[s2 + i22, 0] * n[s2 + i21, 0] + n[s2 + i22, 1] * n[s2 + i21, 1] < 1.0 - 1e-12:
+            break
+        i22 = i22 + 1 if i22 + 1 < k2 else 0
 
     # Clip the incident edge to the reference face's extent along its tangent.
-    ax = v[s1 + i11, 0]
-    ay = v[s1 + i11, 1]
-    tx = v[s1 + i12, 0] - ax
-    ty = v[s1 + i12, 1] - ay
-    length = math.sqrt(tx * tx + ty * ty)
-    tx /= length
-    ty /= length
-    upper1 = length
     # The incident edge runs against the reference one: v22 is at its lower end.
     upper2 = (v[s2 + i21, 0] - ax) * tx + (v[s2 + i21, 1] - ay) * ty
     lower2 = (v[s2 + i22, 0] - ax) * tx + (v[s2 + i22, 1] - ay) * ty
@@ -434,11 +513,21 @@ def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, g, g2, c
         # poly2's outward normal, -n, in its local frame
         lx = -(c2 * nx + sn2 * ny)
         ly = -(-sn2 * nx + c2 * ny)
-        cut = g[g2 + i21, G_CUT] != 0.0
-        if keep_lo and (cut if lower2 < 0.0 else not _admits(g, g2 + i22, lx, ly)):
-            return i21
-        if keep_up and (cut if upper2 > upper1 else not _admits(g, g2 + i21, lx, ly)):
-            return i21
+        last = i22 - 1 if i22 > 0 else k2 - 1
+        if keep_lo:
+            if lower2 < 0.0:
+                e = _run_edge(v, s2, k2, i21, i22, ax, ay, tx, ty, 0.0)
+                if g[g2 + e, G_CUT] != 0.0:
+                    return e
+            elif not _admits(g, g2 + i22, lx, ly):
+                return last
+        if keep_up:
+            if upper2 > upper1:
+                e = _run_edge(v, s2, k2, i21, i22, ax, ay, tx, ty, upper1)
+                if g[g2 + e, G_CUT] != 0.0:
+                    return e
+            elif not _admits(g, g2 + i21, lx, ly):
+                return i21
 
     out[M_NX] = sign * nx
     out[M_NY] = sign * ny
@@ -463,6 +552,19 @@ def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, g, g2, c
         count += 1
     out[M_COUNT] = float(count)
     return -1
+
+
+@njit_inline
+def _run_edge(v, s, k, i1, i2, ax, ay, tx, ty, at):
+    """The edge of the straight run from vertex ``i1`` to ``i2`` (running against the
+    tangent ``t`` from ``a``) that holds the point at tangent coordinate ``at``."""
+    e = i1
+    for _ in range(k):
+        e2 = e + 1 if e + 1 < k else 0
+        if e2 == i2 or (v[s + e2, 0] - ax) * tx + (v[s + e2, 1] - ay) * ty <= at:
+            return e
+        e = e2
+    return e
 
 
 @njit_inline
