@@ -59,55 +59,73 @@ def _kind(count):
 
 
 @njit_inline
-def _max_separation(v, n, g, g1, s1, k1, s2, k2):
+def _max_separation(v, n, s1, k1, s2, k2):
     """Largest over faces of piece 1 of the smallest signed distance of piece 2's vertices.
 
-    Both pieces are rows of the same vertex/normal arrays (``s1``/``k1``, ``s2``/``k2``);
-    piece 1's seam rows start at ``g1`` in ``g``. Returns ``(sep, face, ext_sep,
-    ext_face, seamy)``: over all faces; over the outline's faces that piece 2 does not
-    lie wholly beyond an end of (``-inf`` if none); and whether piece 1 has an interior
-    cut and an outline face. A cut is never a reference face (seed 004's pruning of
-    interior axes) but still separates: two pieces apart only along a cut are apart.
+    Both pieces are rows of the same vertex/normal arrays (``s1``/``k1``, ``s2``/``k2``).
     """
-    cut = False
-    for i in range(k1):
-        if g[g1 + i, G_CUT] != 0.0:
-            cut = True
     best = -math.inf
     best_i = 0
-    ext = -math.inf
-    ext_i = 0
-    outline = False
     for i in range(k1):
         nx = n[s1 + i, 0]
         ny = n[s1 + i, 1]
         ox = v[s1 + i, 0]
         oy = v[s1 + i, 1]
         s = math.inf
-        lo = math.inf
-        hi = -math.inf
         for j in range(s2, s2 + k2):
             d = nx * (v[j, 0] - ox) + ny * (v[j, 1] - oy)
             if d < s:
                 s = d
-            if cut:
-                t = -ny * (v[j, 0] - ox) + nx * (v[j, 1] - oy)
-                lo = min(lo, t)
-                hi = max(hi, t)
         if s > best:
             best = s
             best_i = i
-        if g[g1 + i, G_CUT] == 0.0:
-            outline = True
-            if cut:
-                i2 = s1 + i + 1 if i + 1 < k1 else s1
-                length = -ny * (v[i2, 0] - ox) + nx * (v[i2, 1] - oy)
-                if hi < 0.0 or lo > length:
-                    continue
-            if s > ext:
-                ext = s
-                ext_i = i
-    return best, best_i, ext, ext_i, cut and outline
+    return best, best_i
+
+
+@njit_inline
+def _has_cut(g, g1, k1):
+    for i in range(k1):
+        if g[g1 + i, G_CUT] != 0.0:
+            return True
+    return False
+
+
+@njit
+def _outline_separation(v, n, g, g1, s1, k1, s2, k2):
+    """:func:`_max_separation` over the outline faces of piece 1 (seam rows from ``g1``)
+    that piece 2 does not lie wholly beyond an end of: ``(sep, face, outline)``, sep
+    ``-inf`` if none, ``outline`` whether piece 1 has an outline face at all. A cut is
+    never a reference face (seed 004's pruning of interior axes); it still separates,
+    in :func:`_max_separation`: two pieces apart only along a cut are apart.
+
+    Not inlined, as the other seam helpers: they run only for pieces of concave
+    polygons, and one compiled copy keeps the cold start short.
+    """
+    ext = -math.inf
+    ext_i = 0
+    outline = False
+    for i in range(k1):
+        if g[g1 + i, G_CUT] != 0.0:
+            continue
+        outline = True
+        nx = n[s1 + i, 0]
+        ny = n[s1 + i, 1]
+        ox = v[s1 + i, 0]
+        oy = v[s1 + i, 1]
+        i2 = s1 + i + 1 if i + 1 < k1 else s1
+        length = -ny * (v[i2, 0] - ox) + nx * (v[i2, 1] - oy)
+        s = math.inf
+        lo = math.inf
+        hi = -math.inf
+        for j in range(s2, s2 + k2):
+            s = min(s, nx * (v[j, 0] - ox) + ny * (v[j, 1] - oy))
+            t = -ny * (v[j, 0] - ox) + nx * (v[j, 1] - oy)
+            lo = min(lo, t)
+            hi = max(hi, t)
+        if hi >= 0.0 and lo <= length and s > ext:
+            ext = s
+            ext_i = i
+    return ext, ext_i, outline
 
 
 @njit_inline
@@ -130,7 +148,7 @@ def _admits(g, gi, nx, ny):
     return turn > 0.0 and ax * ny - ay * nx >= 0.0 and nx * by - ny * bx >= 0.0
 
 
-@njit_inline
+@njit
 def _support_admits(v, g, s, k, gs, c, sn, nx, ny):
     """Whether the outline admits ``n`` (frame) at every vertex of piece ``s`` furthest along it.
 
@@ -261,12 +279,19 @@ def _polygons(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_tol,
     the offending feature becomes the reference, and when no such face overlaps the
     other piece the pair reports nothing: a neighbouring piece has the true contact.
     """
-    sep_a, edge_a, xsep_a, xedge_a, seamy_a = _max_separation(v, n, g, ga, sa, ka, sb, kb)
-    sep_b, edge_b, xsep_b, xedge_b, seamy_b = _max_separation(v, n, g, gb, sb, kb, sa, ka)
+    sep_a, edge_a = _max_separation(v, n, sa, ka, sb, kb)
+    sep_b, edge_b = _max_separation(v, n, sb, kb, sa, ka)
     rsum = ra + rb
     out[M_COUNT] = 0.0
     if sep_a - rsum > margin or sep_b - rsum > margin:
         return
+    xsep_a = xsep_b = -math.inf
+    xedge_a = xedge_b = 0
+    seamy_a = seamy_b = False
+    if _has_cut(g, ga, ka):
+        xsep_a, xedge_a, seamy_a = _outline_separation(v, n, g, ga, sa, ka, sb, kb)
+    if _has_cut(g, gb, kb):
+        xsep_b, xedge_b, seamy_b = _outline_separation(v, n, g, gb, sb, kb, sa, ka)
     # (A piece cut on every side, with no outline face, keeps plain SAT.)
     seamy = seamy_a or seamy_b
     apart = max(sep_a, sep_b)
@@ -379,14 +404,7 @@ def _polygons(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_tol,
         # The incident piece's contact is not on its outline, or the outline has another
         # normal there: its outline face at the offending edge (that edge or a neighbour)
         # of largest separation becomes the reference.
-        best = -math.inf
-        best_i = -1
-        for e in (i21 - 1 if i21 > 0 else k2 - 1, i21, i21 + 1 if i21 + 1 < k2 else 0):
-            if g[g2 + e, G_CUT] == 0.0:
-                f = _face_separation(v, n, s2, k2, e, s1, k1)
-                if f > best and f > -math.inf:
-                    best = f
-                    best_i = e
+        best, best_i = _snap_face(v, n, g, g2, s2, k2, i21, s1, k1)
         out[M_COUNT] = 0.0
         if best_i >= 0 and best - rsum <= margin:
             edge_a, edge_b, sep, flip = best_i, best_i, best, 1 - flip
@@ -398,25 +416,38 @@ def _polygons(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_tol,
             stage = 2
 
 
-@njit_inline
-def _face_separation(v, n, s1, k1, i, s2, k2):
-    """Smallest signed distance of piece 2's vertices to face ``i`` of piece 1, or -inf
-    when piece 2 lies wholly beyond one end of the face (it cannot rest on it)."""
-    nx = n[s1 + i, 0]
-    ny = n[s1 + i, 1]
-    i2 = s1 + i + 1 if i + 1 < k1 else s1
-    length = -ny * (v[i2, 0] - v[s1 + i, 0]) + nx * (v[i2, 1] - v[s1 + i, 1])
-    s = math.inf
-    lo = math.inf
-    hi = -math.inf
-    for j in range(s2, s2 + k2):
-        dx = v[j, 0] - v[s1 + i, 0]
-        dy = v[j, 1] - v[s1 + i, 1]
-        s = min(s, nx * dx + ny * dy)
-        t = -ny * dx + nx * dy
-        lo = min(lo, t)
-        hi = max(hi, t)
-    return s if hi >= 0.0 and lo <= length else -math.inf
+@njit
+def _snap_face(v, n, g, g2, s2, k2, i21, s1, k1):
+    """Of piece 2's outline faces at edge ``i21`` (it or a neighbour), the one of largest
+    separation from piece 1 that piece 1 does not lie wholly beyond an end of:
+    ``(separation, face)``, face -1 if none.
+
+    Not inlined, as the other seam helpers: they run only for pieces of concave polygons,
+    and one compiled copy keeps the cold start short.
+    """
+    best = -math.inf
+    best_i = -1
+    for e in (i21 - 1 if i21 > 0 else k2 - 1, i21, i21 + 1 if i21 + 1 < k2 else 0):
+        if g[g2 + e, G_CUT] != 0.0:
+            continue
+        nx = n[s2 + e, 0]
+        ny = n[s2 + e, 1]
+        ox = v[s2 + e, 0]
+        oy = v[s2 + e, 1]
+        e2 = s2 + e + 1 if e + 1 < k2 else s2
+        length = -ny * (v[e2, 0] - ox) + nx * (v[e2, 1] - oy)
+        f = math.inf
+        lo = math.inf
+        hi = -math.inf
+        for j in range(s1, s1 + k1):
+            f = min(f, nx * (v[j, 0] - ox) + ny * (v[j, 1] - oy))
+            t = -ny * (v[j, 0] - ox) + nx * (v[j, 1] - oy)
+            lo = min(lo, t)
+            hi = max(hi, t)
+        if hi >= 0.0 and lo <= length and f > best:
+            best = f
+            best_i = e
+    return best, best_i
 
 
 @njit_inline
@@ -511,23 +542,10 @@ def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, g
     keep_up = s_up - rsum <= margin
     if check:
         # poly2's outward normal, -n, in its local frame
-        lx = -(c2 * nx + sn2 * ny)
-        ly = -(-sn2 * nx + c2 * ny)
-        last = i22 - 1 if i22 > 0 else k2 - 1
-        if keep_lo:
-            if lower2 < 0.0:
-                e = _run_edge(v, s2, k2, i21, i22, ax, ay, tx, ty, 0.0)
-                if g[g2 + e, G_CUT] != 0.0:
-                    return e
-            elif not _admits(g, g2 + i22, lx, ly):
-                return last
-        if keep_up:
-            if upper2 > upper1:
-                e = _run_edge(v, s2, k2, i21, i22, ax, ay, tx, ty, upper1)
-                if g[g2 + e, G_CUT] != 0.0:
-                    return e
-            elif not _admits(g, g2 + i21, lx, ly):
-                return i21
+        e = _off_outline(v, g, s2, k2, g2, i21, i22, ax, ay, tx, ty, upper1, lower2, upper2,
+                         keep_lo, keep_up, -(c2 * nx + sn2 * ny), -(-sn2 * nx + c2 * ny))
+        if e >= 0:
+            return e
 
     out[M_NX] = sign * nx
     out[M_NY] = sign * ny
@@ -554,17 +572,33 @@ def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, g
     return -1
 
 
-@njit_inline
-def _run_edge(v, s, k, i1, i2, ax, ay, tx, ty, at):
-    """The edge of the straight run from vertex ``i1`` to ``i2`` (running against the
-    tangent ``t`` from ``a``) that holds the point at tangent coordinate ``at``."""
-    e = i1
-    for _ in range(k):
-        e2 = e + 1 if e + 1 < k else 0
-        if e2 == i2 or (v[s + e2, 0] - ax) * tx + (v[s + e2, 1] - ay) * ty <= at:
-            return e
-        e = e2
-    return e
+@njit
+def _off_outline(v, g, s, k, gs, i1, i2, ax, ay, tx, ty, upper1, lower2, upper2, keep_lo,
+                 keep_up, lx, ly):
+    """The edge of the incident run (vertex ``i1`` to ``i2`` of piece ``s``, running
+    against the reference tangent ``t`` from ``a``) at a kept point that is not on the
+    outline with normal ``l`` (local frame), or -1 if there is none. A point clipped to
+    the reference's side lies inside an edge: on the outline unless that edge is a cut.
+    An unclipped point is a vertex: the outline's cone there must hold ``l``."""
+    for p in range(2):
+        if not (keep_lo if p == 0 else keep_up):
+            continue
+        clipped = lower2 < 0.0 if p == 0 else upper2 > upper1
+        if clipped:
+            at = 0.0 if p == 0 else upper1
+            e = i1
+            for _ in range(k):  # the run's edge holding the point
+                e2 = e + 1 if e + 1 < k else 0
+                if e2 == i2 or (v[s + e2, 0] - ax) * tx + (v[s + e2, 1] - ay) * ty <= at:
+                    break
+                e = e2
+            if g[gs + e, G_CUT] != 0.0:
+                return e
+        elif p == 0 and not _admits(g, gs + i2, lx, ly):
+            return i2 - 1 if i2 > 0 else k - 1
+        elif p == 1 and not _admits(g, gs + i1, lx, ly):
+            return i1
+    return -1
 
 
 @njit_inline
