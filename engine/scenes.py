@@ -207,7 +207,14 @@ _LETTERS = {
 
 
 def gear_outline(teeth=8, outer=0.5, inner=0.38):
-    """A gear's outline: ``teeth`` flat-topped teeth between radii ``inner`` and ``outer``."""
+    """A gear's outline: ``teeth`` flat-topped teeth between radii ``inner`` and ``outer``.
+
+    Examples
+    --------
+    >>> gear = Polygon(gear_outline(8))
+    >>> len(gear.vertices), gear.is_convex
+    (32, False)
+    """
     pts = []
     step = 2.0 * math.pi / teeth
     for k in range(teeth):
@@ -236,8 +243,14 @@ def _hull(points):
 def concave_terrain(width=24.0):
     """A static concave ground: a long flat run, a V valley, a bowl, steps and a notch.
 
-    The flat run (x from -11 to -3) is split by the ``"split"`` method into pieces whose
+    The flat run (x from -11.5 to -3) is split by the ``"split"`` method into pieces whose
     cuts meet the top surface, so bodies sliding on it cross interior seams.
+
+    Examples
+    --------
+    >>> terrain = concave_terrain()
+    >>> len(terrain.pieces), round(terrain.area, 3)
+    (28, 58.214)
     """
     half = 0.5 * width
     bottom = -2.5
@@ -262,6 +275,12 @@ def concave_drop(rows=3, cols=8, hulls=False, seed=2):
 
     ``hulls=True`` gives every falling body its shape's convex hull instead, the same
     scene for measuring what concave shapes cost (``benchmarks/concave.py``).
+
+    Examples
+    --------
+    >>> world, bodies = concave_drop(rows=1, cols=4).build()
+    >>> len(bodies), bodies[1].user_data
+    (5, None)
     """
     rng = np.random.default_rng(seed)
     scene = Scene("concave_hulls" if hulls else "concave")
