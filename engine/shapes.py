@@ -91,17 +91,19 @@ class Shape:
         verts = np.ascontiguousarray(np.vstack(pieces), dtype=np.float64)
         normals = [_edge_normals(p) if len(p) > 1 else np.zeros((1, 2)) for p in pieces]
         norms = np.vstack(normals)
-        # Per vertex, for the narrowphase's seam rules (kernels/manifold.py, G_* columns):
-        # is the edge leaving it an interior cut, and the outline's normal cone there. A
-        # convex shape's cone is its own corner's.
-        ghost = np.zeros((len(verts), 5))
-        if interior is not None:
-            ghost[:, 0] = interior
-        ghost[:, 1:] = (np.vstack(cones) if cones is not None else
-                        np.hstack((np.vstack([np.roll(n, 1, axis=0) for n in normals]), norms)))
-        self._ghost = ghost
         starts = np.zeros(len(pieces) + 1, dtype=np.int64)
         starts[1:] = np.cumsum([len(p) for p in pieces])
+        # Per vertex, for the narrowphase's seam rules (kernels/manifold.py, G_* columns):
+        # is the edge leaving it an interior cut, the outline's normal cone there, and
+        # does its piece have a cut. A convex shape's cone is its own corner's.
+        ghost = np.zeros((len(verts), 6))  # GHOST_SIZE
+        if interior is not None:
+            ghost[:, 0] = interior
+            for p in range(len(pieces)):  # G_CONCAVE: the piece has a cut
+                ghost[starts[p]:starts[p + 1], 5] = float(np.any(interior[starts[p]:starts[p + 1]]))
+        ghost[:, 1:5] = (np.vstack(cones) if cones is not None else
+                        np.hstack((np.vstack([np.roll(n, 1, axis=0) for n in normals]), norms)))
+        self._ghost = ghost
         # Moments about a point of the shape, not the local origin: about the origin, a
         # shape far from it has a second moment ~ area * distance^2 and the moment about
         # the centroid would be lost to cancellation (a 0.1 m disc 1 km out kept 8 digits).

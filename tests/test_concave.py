@@ -224,6 +224,6 @@ def test_cones_at_an_l_shape():
     L = [(0, 0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2)]
     polygon = Polygon(L, method="earclip")
     ghost = {tuple(v): tuple(g) for v, g in zip(polygon._verts.tolist(), polygon._ghost.tolist())}
-    assert ghost[(1.0, 1.0)][1:] == (0.0, 1.0, 1.0, -0.0)  # reflex: +y arriving, +x leaving
-    assert ghost[(2.0, 0.0)][1:] == (0.0, -1.0, 1.0, -0.0)  # convex corner: -y to +x
+    assert ghost[(1.0, 1.0)][1:5] == (0.0, 1.0, 1.0, -0.0)  # reflex: +y arriving, +x leaving
+    assert ghost[(2.0, 0.0)][1:5] == (0.0, -1.0, 1.0, -0.0)  # convex corner: -y to +x
     assert len(decompose(L, method="earclip")) == len(polygon.pieces)

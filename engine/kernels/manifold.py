@@ -48,7 +48,8 @@ G_AY = 2  # the outline edge arriving here) counter-clockwise to b (the one leav
 G_BX = 3  # point inside an outline edge has a == b, a reflex corner a clockwise pair, a
 #           point inside the polygon (a split cut ending on a cut) zeros
 G_BY = 4
-GHOST_SIZE = 5
+G_CONCAVE = 5  # 1.0 on every row of a piece that has a cut: one load tells a convex piece
+GHOST_SIZE = 6
 CONE_TOL = 1e-6  # sine: a normal this close to a cone's bounding normal is that normal
 
 
@@ -80,14 +81,6 @@ def _max_separation(v, n, s1, k1, s2, k2):
             best = s
             best_i = i
     return best, best_i
-
-
-@njit_inline
-def _has_cut(g, g1, k1):
-    for i in range(k1):
-        if g[g1 + i, G_CUT] != 0.0:
-            return True
-    return False
 
 
 @njit
@@ -288,9 +281,9 @@ def _polygons(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_tol,
     xsep_a = xsep_b = -math.inf
     xedge_a = xedge_b = 0
     seamy_a = seamy_b = False
-    if _has_cut(g, ga, ka):
+    if g[ga, G_CONCAVE] != 0.0:
         xsep_a, xedge_a, seamy_a = _outline_separation(v, n, g, ga, sa, ka, sb, kb)
-    if _has_cut(g, gb, kb):
+    if g[gb, G_CONCAVE] != 0.0:
         xsep_b, xedge_b, seamy_b = _outline_separation(v, n, g, gb, sb, kb, sa, ka)
     # (A piece cut on every side, with no outline face, keeps plain SAT.)
     seamy = seamy_a or seamy_b
@@ -381,6 +374,26 @@ def _polygons(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_tol,
             out[M_ID1] = float(flip * 65536 + 255 * 256 + 255)
             return
 
+    if not seamy:
+        if flip:
+            s1, k1, r1, s2, k2, r2, i11 = sb, kb, rb, sa, ka, ra, edge_b
+        else:
+            s1, k1, r1, s2, k2, r2, i11 = sa, ka, ra, sb, kb, rb, edge_a
+        _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, False, False, False,
+              g, 0, 1.0, 0.0, False, out)
+        return
+    _seam_faces(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, seamy_a, seamy_b, apart,
+                plain, stage, edge_a, edge_b, sep, flip, out)
+
+
+@njit
+def _seam_faces(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, seamy_a, seamy_b, apart,
+                plain, stage, edge_a, edge_b, sep, flip, out):
+    """The face contact of :func:`_polygons` for a pair with a piece of a concave polygon:
+    the reference ``edge_a``/``edge_b`` (per ``flip``) clipped and checked, snapped or
+    replaced by ``plain`` SAT as the seam rules say. Compiled once, not inlined: convex
+    pairs never come here."""
+    rsum = ra + rb
     check = seamy_a if flip else seamy_b  # the incident piece's contacts need checking
     # stage 0: outline reference, checked; 1: snapped to the incident piece's outline
     # face; 2: plain SAT, when the seam rules leave overlapping pieces without a contact
@@ -393,10 +406,10 @@ def _polygons(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_tol,
             s1, k1, r1, s2, k2, r2, i11 = sa, ka, ra, sb, kb, rb, edge_a
             g2, c2, sn2 = gb, rc, rs
         i21 = _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin,
-                    seamy and apart > rsum and stage < 2, stage == 2 or not seamy, g, g2, c2, sn2,
+                    apart > rsum and stage < 2, stage == 2, True, g, g2, c2, sn2,
                     check and stage == 0, out)
         if i21 < 0:
-            if out[M_COUNT] > 0.0 or stage == 2 or not seamy or apart > rsum:
+            if out[M_COUNT] > 0.0 or stage == 2 or apart > rsum:
                 return
             edge_a, edge_b, sep, flip = plain
             stage = 2
@@ -451,15 +464,15 @@ def _snap_face(v, n, g, g2, s2, k2, i21, s1, k1):
 
 
 @njit_inline
-def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, g, g2, c2,
-          sn2, check, out):
+def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, runs, g, g2,
+          c2, sn2, check, out):
     """Two-point manifold: reference face ``i11`` of poly1, incident edge of poly2.
 
     ``flip`` says poly1 is piece B: the normal is then turned to point from A to B.
     ``strict``: an incident edge wholly beyond the reference face's ends gives no
     contact (a concave polygon's neighbouring piece owns it). ``whole``: the reference
     face extends over collinear neighbours (plain SAT; a seam-aware reference must not
-    reach over a collinear cut). ``check``: poly2 is a
+    reach over a collinear cut); ``runs``: the incident edge does. ``check``: poly2 is a
     piece of a concave polygon (seam rows from ``g2`` in ``g``, local frame rotated by
     ``(c2, sn2)`` into this one) whose kept points must lie on its outline with the
     normal in the outline's cone there.
@@ -504,14 +517,15 @@ def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, g
             best = dn
             i21 = j
     # A concave polygon's piece keeps outline vertices inside its edges: the incident
-    # edge is the whole straight run they split (vertex i21 to vertex i22).
-    for _ in range(k2 - 1):
+    # edge is the whole straight run they split (vertex i21 to vertex i22). (``runs``:
+    # a pair with such a piece; other shapes have no collinear vertices.)
+    for _ in range(k2 - 1 if runs else 0):
         e = i21 - 1 if i21 > 0 else k2 - 1
         if n[s2 + e, 0] * n[s2 + i21, 0] + n[s2 + e, 1] * n[s2 + i21, 1] < 1.0 - 1e-12:
             break
         i21 = e
     i22 = i21 + 1 if i21 + 1 < k2 else 0
-    for _ in range(k2 - 1):
+    for _ in range(k2 - 1 if runs else 0):
         if n[s2 + i22, 0] * n[s2 + i21, 0] + n[s2 + i22, 1] * n[s2 + i21, 1] < 1.0 - 1e-12:
             break
         i22 = i22 + 1 if i22 + 1 < k2 else 0
