@@ -289,7 +289,9 @@ def _polygons(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_tol,
     seamy = seamy_a or seamy_b
     apart = max(sep_a, sep_b)
     plain_flip = 1 if sep_b > sep_a + flip_tol else 0
-    plain = (edge_a, edge_b, sep_b if plain_flip else sep_a, plain_flip)
+    # (+ zero: plain int64s, not literals, so the seam helpers compile once)
+    zero = ka - ka
+    plain = (edge_a + zero, edge_b + zero, sep_b if plain_flip else sep_a, plain_flip + zero)
     if seamy_a:
         sep_a = xsep_a
         edge_a = xedge_a
@@ -556,8 +558,8 @@ def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, r
     keep_up = s_up - rsum <= margin
     if check:
         # poly2's outward normal, -n, in its local frame
-        e = _off_outline(v, g, s2, k2, g2, i21, i22, ax, ay, tx, ty, upper1, lower2, upper2,
-                         keep_lo, keep_up, -(c2 * nx + sn2 * ny), -(-sn2 * nx + c2 * ny))
+        e = _off_outline(v, g, s2, k2, g2, i21 + (k2 - k2), i22, ax, ay, tx, ty, upper1, lower2,
+                         upper2, keep_lo, keep_up, -(c2 * nx + sn2 * ny), -(-sn2 * nx + c2 * ny))
         if e >= 0:
             return e
 
@@ -755,7 +757,9 @@ def _ordered_pieces(verts, norms, ghost, sa, ka, ra, pose_a, sb, kb, rb, pose_b,
             y = norms[sb + j, 1]
             scratch_n[ka + j, 0] = c * x - s * y
             scratch_n[ka + j, 1] = s * x + c * y
-        _polygons(scratch_v, scratch_n, ghost, sa, 0, ka, ra, sb, ka, kb, rb, c, s, margin,
+        # ka - ka, not 0: a literal would type the seam helpers' offset arguments
+        # differently from the int64 ones and compile each of them twice
+        _polygons(scratch_v, scratch_n, ghost, sa, ka - ka, ka, ra, sb, ka, kb, rb, c, s, margin,
                   flip_tol, out)
         if out[M_COUNT] > 0.0:
             _to_world(out, xa, ya, ca, sna)
