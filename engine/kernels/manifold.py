@@ -491,15 +491,7 @@ def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, r
     if whole:
         # Plain SAT: the reference face is its whole straight run (a concave polygon's
         # piece keeps outline vertices inside its edges; see the incident edge below).
-        for _ in range(k1 - 1):
-            e = i10 - 1 if i10 > 0 else k1 - 1
-            if n[s1 + e, 0] * nx + n[s1 + e, 1] * ny < 1.0 - 1e-12:
-                break
-            i10 = e
-        for _ in range(k1 - 1):
-            if n[s1 + i12, 0] * nx + n[s1 + i12, 1] * ny < 1.0 - 1e-12:
-                break
-            i12 = i12 + 1 if i12 + 1 < k1 else 0
+        i10, i12 = _straight_run(n, s1, k1, i11)
 
     ax = v[s1 + i10, 0]
     ay = v[s1 + i10, 1]
@@ -518,19 +510,12 @@ def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, r
         if dn < best:
             best = dn
             i21 = j
-    # A concave polygon's piece keeps outline vertices inside its edges: the incident
-    # edge is the whole straight run they split (vertex i21 to vertex i22). (``runs``:
-    # a pair with such a piece; other shapes have no collinear vertices.)
-    for _ in range(k2 - 1 if runs else 0):
-        e = i21 - 1 if i21 > 0 else k2 - 1
-        if n[s2 + e, 0] * n[s2 + i21, 0] + n[s2 + e, 1] * n[s2 + i21, 1] < 1.0 - 1e-12:
-            break
-        i21 = e
     i22 = i21 + 1 if i21 + 1 < k2 else 0
-    for _ in range(k2 - 1 if runs else 0):
-        if n[s2 + i22, 0] * n[s2 + i21, 0] + n[s2 + i22, 1] * n[s2 + i21, 1] < 1.0 - 1e-12:
-            break
-        i22 = i22 + 1 if i22 + 1 < k2 else 0
+    if runs:
+        # A concave polygon's piece keeps outline vertices inside its edges: the incident
+        # edge is the whole straight run they split (vertex i21 to vertex i22). Other
+        # shapes have no collinear vertices.
+        i21, i22 = _straight_run(n, s2, k2, i21)
 
     # Clip the incident edge to the reference face's extent along its tangent.
     # The incident edge runs against the reference one: v22 is at its lower end.
@@ -586,6 +571,25 @@ def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, r
         count += 1
     out[M_COUNT] = float(count)
     return -1
+
+
+@njit
+def _straight_run(n, s, k, i):
+    """First and last vertex of the run of parallel edges through edge ``i`` of piece ``s``.
+
+    Not inlined: only pieces of concave polygons have such runs."""
+    first = i
+    for _ in range(k - 1):
+        e = first - 1 if first > 0 else k - 1
+        if n[s + e, 0] * n[s + i, 0] + n[s + e, 1] * n[s + i, 1] < 1.0 - 1e-12:
+            break
+        first = e
+    last = i + 1 if i + 1 < k else 0
+    for _ in range(k - 1):
+        if n[s + last, 0] * n[s + i, 0] + n[s + last, 1] * n[s + i, 1] < 1.0 - 1e-12:
+            break
+        last = last + 1 if last + 1 < k else 0
+    return first + (k - k), last
 
 
 @njit
