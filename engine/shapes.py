@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from . import decompose as _decompose
+from .kernels.seams import GHOST_SIZE
 from .validation import as_float, as_non_negative, as_points, as_positive, as_vec2
 
 __all__ = ["Shape", "Circle", "Segment", "Polygon"]
@@ -93,10 +94,10 @@ class Shape:
         norms = np.vstack(normals)
         starts = np.zeros(len(pieces) + 1, dtype=np.int64)
         starts[1:] = np.cumsum([len(p) for p in pieces])
-        # Per vertex, for the narrowphase's seam rules (kernels/manifold.py, G_* columns):
+        # Per vertex, for the narrowphase's seam rules (kernels/seams.py, G_* columns):
         # is the edge leaving it an interior cut, the outline's normal cone there, and
         # does its piece have a cut. A convex shape's cone is its own corner's.
-        ghost = np.zeros((len(verts), 6))  # GHOST_SIZE
+        ghost = np.zeros((len(verts), GHOST_SIZE))
         if interior is not None:
             ghost[:, 0] = interior
             for p in range(len(pieces)):  # G_CONCAVE: the piece has a cut

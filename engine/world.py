@@ -24,7 +24,7 @@ from .kernels import proxies as _px
 from .kernels import solver as _sv
 from .kernels.geometry import piece_box
 from .kernels.layout import CONTACT_SIZE, DYNAMIC, STATIC
-from .kernels.manifold import GHOST_SIZE
+from .kernels.seams import GHOST_SIZE
 from .continuous import cast_shape as _cast_shape
 from .mass import combine, min_extent
 from .shapes import Shape

@@ -8,7 +8,7 @@ normals (edge ``i`` runs from vertex ``i`` to ``i + 1``; a capsule has two oppos
 normals). A pose is ``(x, y, cos, sin)``.
 
 The result is written into a float64 record ``out`` of ``MANIFOLD_SIZE`` values
-(layout below): a normal pointing from piece A to piece B, the pair's separation
+(layout in ``clip.py``, re-exported here): a normal pointing from piece A to piece B, the pair's separation
 (negative when overlapping: ``depth = -separation``, ``mtv = depth * normal``), and up
 to two contact points placed midway between the two surfaces, each with its own
 separation and a feature id that stays the same while the same features touch (the
@@ -23,35 +23,11 @@ pieces whose cores are apart (where face-normal SAT alone would only give a boun
 import math
 
 from ._jit import njit, njit_inline
+# The record layout is re-exported: callers read manifolds through this module.
+from .clip import (M_COUNT, M_ID1, M_ID2, M_NX, M_NY, M_P1X, M_P1Y, M_P2X,  # noqa: F401
+                   M_P2Y, M_S1, M_S2, M_SEP, MANIFOLD_SIZE, _clip, _seam_faces)
 from .geometry import closest_on_segment, convex_distance, direction
-
-# Layout of one manifold record.
-M_NX = 0  # unit normal from A to B, world frame
-M_NY = 1
-M_COUNT = 2  # number of points, 0 (no contact within the margin), 1 or 2
-M_SEP = 3  # separation of the pair along the normal (< 0: overlap, the MTV length)
-M_P1X = 4  # point 1, world frame, midway between the surfaces
-M_P1Y = 5
-M_S1 = 6  # point 1 separation
-M_ID1 = 7  # point 1 feature id
-M_P2X = 8
-M_P2Y = 9
-M_S2 = 10
-M_ID2 = 11
-MANIFOLD_SIZE = 12
-
-# Per-vertex seam data, rows of the ``ghost`` pool parallel to the vertices (built by
-# ``shapes.py`` from ``decompose.interior_edges`` and ``decompose.outline_cones``).
-G_CUT = 0  # 1.0 when the edge leaving this vertex is an interior cut of a concave polygon
-G_AX = 1  # the outline's outward normal cone at this vertex runs from a (the normal of
-G_AY = 2  # the outline edge arriving here) counter-clockwise to b (the one leaving); a
-G_BX = 3  # point inside an outline edge has a == b, a reflex corner a clockwise pair, a
-#           point inside the polygon (a split cut ending on a cut) zeros
-G_BY = 4
-G_CONCAVE = 5  # 1.0 on every row of a piece that has a cut: one load tells a convex piece
-GHOST_SIZE = 6
-CONE_TOL = 1e-6  # sine: a normal this close to a cone's bounding normal is that normal
-
+from .seams import G_CONCAVE, G_CUT, _admits, _outline_separation, _support_admits
 
 @njit
 def _kind(count):
@@ -81,83 +57,6 @@ def _max_separation(v, n, s1, k1, s2, k2):
             best = s
             best_i = i
     return best, best_i
-
-
-@njit
-def _outline_separation(v, n, g, g1, s1, k1, s2, k2):
-    """:func:`_max_separation` over the outline faces of piece 1 (seam rows from ``g1``)
-    that piece 2 does not lie wholly beyond an end of: ``(sep, face, outline)``, sep
-    ``-inf`` if none, ``outline`` whether piece 1 has an outline face at all. A cut is
-    never a reference face (seed 004's pruning of interior axes); it still separates,
-    in :func:`_max_separation`: two pieces apart only along a cut are apart.
-
-    Not inlined, as the other seam helpers: they run only for pieces of concave
-    polygons, and one compiled copy keeps the cold start short.
-    """
-    ext = -math.inf
-    ext_i = 0
-    outline = False
-    for i in range(k1):
-        if g[g1 + i, G_CUT] != 0.0:
-            continue
-        outline = True
-        nx = n[s1 + i, 0]
-        ny = n[s1 + i, 1]
-        ox = v[s1 + i, 0]
-        oy = v[s1 + i, 1]
-        i2 = s1 + i + 1 if i + 1 < k1 else s1
-        length = -ny * (v[i2, 0] - ox) + nx * (v[i2, 1] - oy)
-        s = math.inf
-        lo = math.inf
-        hi = -math.inf
-        for j in range(s2, s2 + k2):
-            s = min(s, nx * (v[j, 0] - ox) + ny * (v[j, 1] - oy))
-            t = -ny * (v[j, 0] - ox) + nx * (v[j, 1] - oy)
-            lo = min(lo, t)
-            hi = max(hi, t)
-        if hi >= 0.0 and lo <= length and s > ext:
-            ext = s
-            ext_i = i
-    return ext, ext_i, outline
-
-
-@njit_inline
-def _admits(g, gi, nx, ny):
-    """Whether unit ``n`` (local frame) is an outward normal of the outline at vertex row ``gi``."""
-    ax = g[gi, G_AX]
-    ay = g[gi, G_AY]
-    bx = g[gi, G_BX]
-    by = g[gi, G_BY]
-    if ((ax * nx + ay * ny > 0.0 and abs(ax * ny - ay * nx) <= CONE_TOL)
-            or (bx * nx + by * ny > 0.0 and abs(bx * ny - by * nx) <= CONE_TOL)):
-        return True
-    turn = ax * by - ay * bx
-    if turn < -CONE_TOL:
-        # A reflex corner has no normal of its own, but another shape's face pressing
-        # into it is a true contact there (pymunk's depth for the piece); the piece's SAT
-        # already keeps the normal within the piece's corner.
-        return True
-    # strictly inside a convex corner's cone (a straight point holds only a == b)
-    return turn > 0.0 and ax * ny - ay * nx >= 0.0 and nx * by - ny * bx >= 0.0
-
-
-@njit
-def _support_admits(v, g, s, k, gs, c, sn, nx, ny):
-    """Whether the outline admits ``n`` (frame) at every vertex of piece ``s`` furthest along it.
-
-    ``(c, sn)`` rotates the piece's local frame into the frame of ``v``. Two tied vertices
-    (an edge facing ``n``) must both admit it: an exterior edge does, a cut does not.
-    """
-    top = -math.inf
-    for i in range(k):
-        top = max(top, nx * v[s + i, 0] + ny * v[s + i, 1])
-    tol = 1e-9 * (1.0 + abs(top))
-    lx = c * nx + sn * ny
-    ly = -sn * nx + c * ny
-    for i in range(k):
-        if nx * v[s + i, 0] + ny * v[s + i, 1] >= top - tol and not _admits(g, gs + i, lx, ly):
-            return False
-    return True
 
 
 @njit_inline
@@ -388,239 +287,6 @@ def _polygons(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_tol,
                 plain, stage, edge_a, edge_b, sep, flip, out)
 
 
-@njit
-def _seam_faces(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, seamy_a, seamy_b, apart,
-                plain, stage, edge_a, edge_b, sep, flip, out):
-    """The face contact of :func:`_polygons` for a pair with a piece of a concave polygon:
-    the reference ``edge_a``/``edge_b`` (per ``flip``) clipped and checked, snapped or
-    replaced by ``plain`` SAT as the seam rules say. Compiled once, not inlined: convex
-    pairs never come here."""
-    rsum = ra + rb
-    check = seamy_a if flip else seamy_b  # the incident piece's contacts need checking
-    # stage 0: outline reference, checked; 1: snapped to the incident piece's outline
-    # face; 2: plain SAT, when the seam rules leave overlapping pieces without a contact
-    # (deep inside a concave polygon, or a face whose extent misses the other piece)
-    for _ in range(3):
-        if flip:
-            s1, k1, r1, s2, k2, r2, i11 = sb, kb, rb, sa, ka, ra, edge_b
-            g2, c2, sn2 = ga, 1.0, 0.0
-        else:
-            s1, k1, r1, s2, k2, r2, i11 = sa, ka, ra, sb, kb, rb, edge_a
-            g2, c2, sn2 = gb, rc, rs
-        i21 = _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin,
-                    apart > rsum and stage < 2, stage == 2, True, g, g2, c2, sn2,
-                    check and stage == 0, out)
-        if i21 < 0:
-            if out[M_COUNT] > 0.0 or stage == 2 or apart > rsum:
-                return
-            edge_a, edge_b, sep, flip = plain
-            stage = 2
-            continue
-        # The incident piece's contact is not on its outline, or the outline has another
-        # normal there: its outline face at the offending edge (that edge or a neighbour)
-        # of largest separation becomes the reference.
-        best, best_i = _snap_face(v, n, g, g2, s2, k2, i21, s1, k1)
-        out[M_COUNT] = 0.0
-        if best_i >= 0 and best - rsum <= margin:
-            edge_a, edge_b, sep, flip = best_i, best_i, best, 1 - flip
-            stage = 1
-        elif apart > rsum:
-            return
-        else:
-            edge_a, edge_b, sep, flip = plain
-            stage = 2
-
-
-@njit
-def _snap_face(v, n, g, g2, s2, k2, i21, s1, k1):
-    """Of piece 2's outline faces at edge ``i21`` (it or a neighbour), the one of largest
-    separation from piece 1 that piece 1 does not lie wholly beyond an end of:
-    ``(separation, face)``, face -1 if none.
-
-    Not inlined, as the other seam helpers: they run only for pieces of concave polygons,
-    and one compiled copy keeps the cold start short.
-    """
-    best = -math.inf
-    best_i = -1
-    for e in (i21 - 1 if i21 > 0 else k2 - 1, i21, i21 + 1 if i21 + 1 < k2 else 0):
-        if g[g2 + e, G_CUT] != 0.0:
-            continue
-        nx = n[s2 + e, 0]
-        ny = n[s2 + e, 1]
-        ox = v[s2 + e, 0]
-        oy = v[s2 + e, 1]
-        e2 = s2 + e + 1 if e + 1 < k2 else s2
-        length = -ny * (v[e2, 0] - ox) + nx * (v[e2, 1] - oy)
-        f = math.inf
-        lo = math.inf
-        hi = -math.inf
-        for j in range(s1, s1 + k1):
-            f = min(f, nx * (v[j, 0] - ox) + ny * (v[j, 1] - oy))
-            t = -ny * (v[j, 0] - ox) + nx * (v[j, 1] - oy)
-            lo = min(lo, t)
-            hi = max(hi, t)
-        if hi >= 0.0 and lo <= length and f > best:
-            best = f
-            best_i = e
-    return best, best_i
-
-
-@njit_inline
-def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, runs, g, g2,
-          c2, sn2, check, out):
-    """Two-point manifold: reference face ``i11`` of poly1, incident edge of poly2.
-
-    ``flip`` says poly1 is piece B: the normal is then turned to point from A to B.
-    ``strict``: an incident edge wholly beyond the reference face's ends gives no
-    contact (a concave polygon's neighbouring piece owns it). ``whole``: the reference
-    face extends over collinear neighbours (plain SAT; a seam-aware reference must not
-    reach over a collinear cut); ``runs``: the incident edge does. ``check``: poly2 is a
-    piece of a concave polygon (seam rows from ``g2`` in ``g``, local frame rotated by
-    ``(c2, sn2)`` into this one) whose kept points must lie on its outline with the
-    normal in the outline's cone there.
-
-    Returns -1, or the incident edge when ``check`` rejects a kept point (``out`` is
-    then filled but not to be used).
-    """
-    rsum = r1 + r2
-    sign = -1.0 if flip else 1.0
-    nx = n[s1 + i11, 0]
-    ny = n[s1 + i11, 1]
-    i10 = i11
-    i12 = i11 + 1 if i11 + 1 < k1 else 0
-    if whole:
-        # Plain SAT: the reference face is its whole straight run (a concave polygon's
-        # piece keeps outline vertices inside its edges; see the incident edge below).
-        i10, i12 = _straight_run(n, s1, k1, i11)
-
-    ax = v[s1 + i10, 0]
-    ay = v[s1 + i10, 1]
-    tx = v[s1 + i12, 0] - ax
-    ty = v[s1 + i12, 1] - ay
-    length = math.sqrt(tx * tx + ty * ty)
-    tx /= length
-    ty /= length
-    upper1 = length
-
-    # Incident edge: the edge of poly2 most anti-parallel to the reference normal.
-    i21 = 0
-    best = math.inf
-    for j in range(k2):
-        dn = nx * n[s2 + j, 0] + ny * n[s2 + j, 1]
-        if dn < best:
-            best = dn
-            i21 = j
-    i22 = i21 + 1 if i21 + 1 < k2 else 0
-    if runs:
-        # A concave polygon's piece keeps outline vertices inside its edges: the incident
-        # edge is the whole straight run they split (vertex i21 to vertex i22). Other
-        # shapes have no collinear vertices.
-        i21, i22 = _straight_run(n, s2, k2, i21)
-
-    # Clip the incident edge to the reference face's extent along its tangent.
-    # The incident edge runs against the reference one: v22 is at its lower end.
-    upper2 = (v[s2 + i21, 0] - ax) * tx + (v[s2 + i21, 1] - ay) * ty
-    lower2 = (v[s2 + i22, 0] - ax) * tx + (v[s2 + i22, 1] - ay) * ty
-    span = upper2 - lower2
-    lox = v[s2 + i22, 0]
-    loy = v[s2 + i22, 1]
-    if lower2 < 0.0 and span > 1e-12:
-        f = -lower2 / span
-        lox = v[s2 + i22, 0] + f * (v[s2 + i21, 0] - v[s2 + i22, 0])
-        loy = v[s2 + i22, 1] + f * (v[s2 + i21, 1] - v[s2 + i22, 1])
-    upx = v[s2 + i21, 0]
-    upy = v[s2 + i21, 1]
-    if upper2 > upper1 and span > 1e-12:
-        f = (upper1 - lower2) / span
-        upx = v[s2 + i22, 0] + f * (v[s2 + i21, 0] - v[s2 + i22, 0])
-        upy = v[s2 + i22, 1] + f * (v[s2 + i21, 1] - v[s2 + i22, 1])
-    s_lo = (lox - ax) * nx + (loy - ay) * ny
-    s_up = (upx - ax) * nx + (upy - ay) * ny
-    if strict and (upper2 < 0.0 or lower2 > upper1):
-        out[M_COUNT] = 0.0
-        return -1
-    keep_lo = s_lo - rsum <= margin
-    keep_up = s_up - rsum <= margin
-    if check:
-        # poly2's outward normal, -n, in its local frame
-        e = _off_outline(v, g, s2, k2, g2, i21 + (k2 - k2), i22, ax, ay, tx, ty, upper1, lower2,
-                         upper2, keep_lo, keep_up, -(c2 * nx + sn2 * ny), -(-sn2 * nx + c2 * ny))
-        if e >= 0:
-            return e
-
-    out[M_NX] = sign * nx
-    out[M_NY] = sign * ny
-    out[M_SEP] = sep - rsum
-    count = 0
-    # Each kept point sits midway between the surfaces: the incident core vertex moved
-    # along n by half the gap, accounting for both radii.
-    if keep_lo:
-        h = 0.5 * (r1 - r2 - s_lo)
-        out[M_P1X] = lox + h * nx
-        out[M_P1Y] = loy + h * ny
-        out[M_S1] = s_lo - rsum
-        out[M_ID1] = float(flip * 65536 + i11 * 256 + i22)
-        count = 1
-    if keep_up:
-        h = 0.5 * (r1 - r2 - s_up)
-        base = M_P1X if count == 0 else M_P2X
-        out[base] = upx + h * nx
-        out[base + 1] = upy + h * ny
-        out[base + 2] = s_up - rsum
-        out[base + 3] = float(flip * 65536 + i12 * 256 + i21)
-        count += 1
-    out[M_COUNT] = float(count)
-    return -1
-
-
-@njit
-def _straight_run(n, s, k, i):
-    """First and last vertex of the run of parallel edges through edge ``i`` of piece ``s``.
-
-    Not inlined: only pieces of concave polygons have such runs."""
-    first = i
-    for _ in range(k - 1):
-        e = first - 1 if first > 0 else k - 1
-        if n[s + e, 0] * n[s + i, 0] + n[s + e, 1] * n[s + i, 1] < 1.0 - 1e-12:
-            break
-        first = e
-    last = i + 1 if i + 1 < k else 0
-    for _ in range(k - 1):
-        if n[s + last, 0] * n[s + i, 0] + n[s + last, 1] * n[s + i, 1] < 1.0 - 1e-12:
-            break
-        last = last + 1 if last + 1 < k else 0
-    return first + (k - k), last
-
-
-@njit
-def _off_outline(v, g, s, k, gs, i1, i2, ax, ay, tx, ty, upper1, lower2, upper2, keep_lo,
-                 keep_up, lx, ly):
-    """The edge of the incident run (vertex ``i1`` to ``i2`` of piece ``s``, running
-    against the reference tangent ``t`` from ``a``) at a kept point that is not on the
-    outline with normal ``l`` (local frame), or -1 if there is none. A point clipped to
-    the reference's side lies inside an edge: on the outline unless that edge is a cut.
-    An unclipped point is a vertex: the outline's cone there must hold ``l``."""
-    for p in range(2):
-        if not (keep_lo if p == 0 else keep_up):
-            continue
-        clipped = lower2 < 0.0 if p == 0 else upper2 > upper1
-        if clipped:
-            at = 0.0 if p == 0 else upper1
-            e = i1
-            for _ in range(k):  # the run's edge holding the point
-                e2 = e + 1 if e + 1 < k else 0
-                if e2 == i2 or (v[s + e2, 0] - ax) * tx + (v[s + e2, 1] - ay) * ty <= at:
-                    break
-                e = e2
-            if g[gs + e, G_CUT] != 0.0:
-                return e
-        elif p == 0 and not _admits(g, gs + i2, lx, ly):
-            return i2 - 1 if i2 > 0 else k - 1
-        elif p == 1 and not _admits(g, gs + i1, lx, ly):
-            return i1
-    return -1
-
-
 @njit_inline
 def _to_world(out, x, y, c, s):
     """Rotate/translate the normal and points of ``out`` from a frame to the world."""
@@ -670,9 +336,9 @@ def collide_pieces(verts, norms, ghost, sa, ka, ra, pose_a, sb, kb, rb, pose_b, 
         their local frames: piece A in rows ``sa .. sa + ka - 1``, B in ``sb ..``.
         Pieces are addressed by offset rather than sliced: array views cost Numba
         reference counting per pair.
-    ghost : float64 (m, GHOST_SIZE)
-        Seam rows parallel to ``verts`` (``G_*`` columns): which edges are interior
-        cuts of a concave polygon and the outline's normal cone at each vertex.
+    ghost : float64 (m, seams.GHOST_SIZE)
+        Seam rows parallel to ``verts`` (``G_*`` columns of ``seams.py``): which edges
+        are interior cuts of a concave polygon and the outline's normal cone at each vertex.
     ra : float
         Rounding radius of A (the circle radius when ka == 1).
     pose_a : tuple (x, y, cos, sin)

@@ -11,7 +11,8 @@ import numpy as np
 
 from ._jit import njit
 from .geometry import piece_box
-from .manifold import GHOST_SIZE, collide_pieces
+from .manifold import collide_pieces
+from .seams import GHOST_SIZE
 
 __all__ = ["collide_shapes"]
 
