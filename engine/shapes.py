@@ -169,7 +169,17 @@ class Shape:
 
     @property
     def pieces(self):
-        """The convex pieces' core vertices, a list of (k, 2) arrays (one for convex shapes)."""
+        """The convex pieces' core vertices, a list of (k, 2) arrays (one for convex shapes).
+
+        A concave polygon's piece may keep an outline vertex inside one of its straight
+        edges (where a cut continues an outline edge), so that each piece edge lies
+        wholly on the outline or wholly inside the polygon.
+
+        Examples
+        --------
+        >>> [len(p) for p in Polygon([(0, 0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2)], method="split").pieces]
+        [4, 5]
+        """
         s = self._starts
         pieces = [self._verts[s[i]:s[i + 1]] for i in range(len(s) - 1)]
         for p in pieces:
