@@ -8,9 +8,9 @@ normals (edge ``i`` runs from vertex ``i`` to ``i + 1``; a capsule has two oppos
 normals). A pose is ``(x, y, cos, sin)``.
 
 The result is written into a float64 record ``out`` of ``MANIFOLD_SIZE`` values
-(layout in ``clip.py``, re-exported here): a normal pointing from piece A to piece B, the pair's separation
-(negative when overlapping: ``depth = -separation``, ``mtv = depth * normal``), and up
-to two contact points placed midway between the two surfaces, each with its own
+(layout in ``clip.py``, re-exported here): a normal pointing from piece A to piece B,
+the pair's separation (negative when overlapping: ``depth = -separation``, ``mtv =
+depth * normal``), and up to two contact points placed midway between the two surfaces, each with its own
 separation and a feature id that stays the same while the same features touch (the
 solver uses it to carry impulses over from the last step: warm starting).
 
@@ -392,7 +392,8 @@ def _ordered_pieces(verts, norms, ghost, sa, ka, ra, pose_a, sb, kb, rb, pose_b,
         wy = ya + sna * verts[sa, 0] + ca * verts[sa, 1] - yb
         qx = cb * wx + snb * wy
         qy = -snb * wx + cb * wy
-        hit, nx, ny, sep, px, py, feature = _polygon_point(verts, norms, ghost, sb, kb, rb, qx, qy, ra, margin)
+        hit, nx, ny, sep, px, py, feature = _polygon_point(verts, norms, ghost, sb, kb, rb, qx, qy,
+                                                           ra, margin)
         if hit:
             out[M_NX] = -nx
             out[M_NY] = -ny
