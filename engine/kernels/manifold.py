@@ -159,8 +159,9 @@ def _polygons(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_tol,
     """Two rounded polygons/capsules, rows of the same arrays in one frame; fills ``out``.
 
     Keeping both pieces in one array lets the reference/incident choice swap row
-    offsets, not arrays: one call site per helper, so inlining them at Numba's IR level
-    (which avoids per-call reference counting) does not multiply the compiled code.
+    offsets, not arrays: one call site per helper (per compiled function), so inlining
+    them at Numba's IR level (which avoids per-call reference counting) does not
+    multiply the compiled code.
     Seam rows of A and B start at ``ga`` and ``gb`` in ``g``; ``(rc, rs)`` rotates B's
     local frame into this one (A's is this one).
 
@@ -168,8 +169,9 @@ def _polygons(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_tol,
     from the other piece's face, or between two vertices, must be one the outline has
     at the concave piece's contact points (its normal cone there, the role Box2D's ghost
     vertices play for chain segments). Otherwise the piece's own outline face next to
-    the offending feature becomes the reference, and when no such face overlaps the
-    other piece the pair reports nothing: a neighbouring piece has the true contact.
+    the offending feature becomes the reference; when no such face is under the other
+    piece, the pair reports nothing if the shapes are apart (a neighbouring piece has
+    the true contact) and plain SAT if they overlap (``clip._seam_faces``).
     """
     sep_a, edge_a = _max_separation(v, n, sa, ka, sb, kb)
     sep_b, edge_b = _max_separation(v, n, sb, kb, sa, ka)
