@@ -20,10 +20,12 @@ from collections import deque
 
 import numpy as np
 
-__all__ = ["validate_polygon", "is_convex", "decompose", "interior_edges", "REL_TOL"]
+__all__ = ["validate_polygon", "is_convex", "decompose", "interior_edges", "outline_cones",
+           "insert_outline_vertices", "REL_TOL"]
 
 from .polygon_check import (  # noqa: F401  (validate_polygon, is_convex, REL_TOL re-exported)
-    REL_TOL, _box_pairs, _cross, _eps, _next, _offsets, _side, is_convex, validate_polygon,
+    REL_TOL, _box_pairs, _cross, _eps, _next, _offsets, _point_segment_distance, _side, is_convex,
+    validate_polygon,
 )
 
 
@@ -268,3 +270,106 @@ def interior_edges(pieces, polygon):
     cut = np.ones(len(a), dtype=bool)
     cut[f[along & (overlap > eps)]] = False
     return np.split(cut, np.cumsum([len(q) for q in qs])[:-1])
+
+
+def outline_cones(pieces, polygon):
+    """The polygon's outward normal cone at every piece vertex, as the two normals that bound it.
+
+    A piece vertex lies at an outline vertex, whose cone runs from the normal of
+    the edge arriving there to the normal of the edge leaving it (a reflex vertex gives a clockwise
+    pair: its cone holds only those two normals), or inside an outline edge (a Steiner point, or a
+    vertex where the outline runs straight), whose cone is that edge's normal alone. A split cut may
+    end on an earlier cut, inside the polygon: that vertex gets zeros (no normal). The narrowphase
+    accepts a contact normal at a piece vertex only inside this cone, so a normal that only exists
+    because the polygon was cut (a seam) is never used.
+
+    Parameters
+    ----------
+    pieces : list of array_like (k, 2)
+        Pieces of ``polygon``, e.g. from :func:`decompose`.
+    polygon : array_like, shape (n, 2)
+        The original polygon, either winding.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        One (k, 4) float64 array per piece: ``(ax, ay, bx, by)`` per vertex.
+
+    Examples
+    --------
+    >>> L = [(0, 0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2)]
+    >>> cones = outline_cones(decompose(L, method="earclip"), L)
+    >>> cones[0][3].tolist()  # the reflex vertex (1, 1): +y arriving, +x leaving
+    [0.0, 1.0, 1.0, -0.0]
+    """
+    p = validate_polygon(polygon)
+    eps = _eps(p)
+    e = _next(p) - p
+    normal = np.column_stack((e[:, 1], -e[:, 0])) / np.hypot(e[:, 0], e[:, 1])[:, None]
+    index = {(x, y): j for j, (x, y) in enumerate(p.tolist())}
+    cones = []
+    for piece in pieces:
+        q = np.asarray(piece, dtype=np.float64)
+        cone = np.empty((len(q), 4))
+        for i, (x, y) in enumerate(q.tolist()):
+            j = index.get((x, y))
+            if j is None:  # not an exact copy of a vertex: the nearest vertex, else edge, within eps
+                d = np.hypot(p[:, 0] - x, p[:, 1] - y)
+                j = int(np.argmin(d)) if d.min() <= eps else None
+            if j is not None:
+                cone[i, :2], cone[i, 2:] = normal[j - 1], normal[j]
+                continue
+            dist, _ = _point_segment_distance(x, y, p[:, 0], p[:, 1], p[:, 0] + e[:, 0], p[:, 1] + e[:, 1])
+            j = int(np.argmin(dist))
+            # Off the outline (a split cut that ended on an earlier cut): no normal at all.
+            cone[i, :2] = cone[i, 2:] = normal[j] if dist[j] <= eps else 0.0
+        cones.append(cone)
+    return cones
+
+
+def insert_outline_vertices(pieces, polygon):
+    """Add to each piece the outline vertices that lie inside its edges.
+
+    A cut that continues a boundary edge (the split method extends an edge through a reflex
+    vertex) makes one straight piece edge that is partly boundary, partly cut. With the
+    outline's vertex put back in, every piece edge is wholly one or the other, which is what
+    :func:`interior_edges` and the narrowphase's seam rules need. Such a vertex is collinear
+    with its neighbours; the pieces stay convex.
+
+    Parameters
+    ----------
+    pieces : list of array_like (k, 2)
+    polygon : array_like, shape (n, 2)
+
+    Returns
+    -------
+    list of numpy.ndarray
+        The pieces, each with any such vertices inserted in order along its edges.
+
+    Examples
+    --------
+    >>> L = [(0, 0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2)]
+    >>> [len(q) for q in insert_outline_vertices(decompose(L, method="split"), L)]
+    [4, 5]
+    """
+    p = validate_polygon(polygon)
+    eps = _eps(p)
+    out = []
+    for piece in pieces:
+        q = np.asarray(piece, dtype=np.float64)
+        a, d = q, _next(q) - q
+        length = np.hypot(d[:, 0], d[:, 1])
+        rel = p[None, :, :] - a[:, None, :]  # (edges, outline vertices, 2)
+        along = (rel * d[:, None, :]).sum(axis=2) / length[:, None]
+        off = _cross(d[:, None, 0], d[:, None, 1], rel[..., 0], rel[..., 1]) / length[:, None]
+        inside = (np.abs(off) <= eps) & (along > eps) & (along < length[:, None] - eps)
+        if not inside.any():
+            out.append(q)
+            continue
+        rows = []
+        for i in range(len(q)):
+            rows.append(q[i])
+            js = np.flatnonzero(inside[i])
+            rows.extend(p[js[np.argsort(along[i, js])]])
+        out.append(np.ascontiguousarray(rows))
+    return out

@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from . import decompose as _decompose
+from .kernels.seams import GHOST_SIZE
 from .validation import as_float, as_non_negative, as_points, as_positive, as_vec2
 
 __all__ = ["Shape", "Circle", "Segment", "Polygon"]
@@ -85,13 +86,25 @@ class Shape:
     same shape object can be attached to many bodies.
     """
 
-    __slots__ = ("_verts", "_norms", "_starts", "_radius", "_area", "_centroid", "_second")
+    __slots__ = ("_verts", "_norms", "_starts", "_radius", "_area", "_centroid", "_second", "_ghost")
 
-    def _finish(self, pieces, radius, outline=None):
+    def _finish(self, pieces, radius, outline=None, interior=None, cones=None):
         verts = np.ascontiguousarray(np.vstack(pieces), dtype=np.float64)
-        norms = np.vstack([_edge_normals(p) if len(p) > 1 else np.zeros((1, 2)) for p in pieces])
+        normals = [_edge_normals(p) if len(p) > 1 else np.zeros((1, 2)) for p in pieces]
+        norms = np.vstack(normals)
         starts = np.zeros(len(pieces) + 1, dtype=np.int64)
         starts[1:] = np.cumsum([len(p) for p in pieces])
+        # Per vertex, for the narrowphase's seam rules (kernels/seams.py, G_* columns):
+        # is the edge leaving it an interior cut, the outline's normal cone there, and
+        # does its piece have a cut. A convex shape's cone is its own corner's.
+        ghost = np.zeros((len(verts), GHOST_SIZE))
+        if interior is not None:
+            ghost[:, 0] = interior
+            for p in range(len(pieces)):  # G_CONCAVE: the piece has a cut
+                ghost[starts[p]:starts[p + 1], 5] = float(np.any(interior[starts[p]:starts[p + 1]]))
+        ghost[:, 1:5] = (np.vstack(cones) if cones is not None else
+                        np.hstack((np.vstack([np.roll(n, 1, axis=0) for n in normals]), norms)))
+        self._ghost = ghost
         # Moments about a point of the shape, not the local origin: about the origin, a
         # shape far from it has a second moment ~ area * distance^2 and the moment about
         # the centroid would be lost to cancellation (a 0.1 m disc 1 km out kept 8 digits).
@@ -158,7 +171,17 @@ class Shape:
 
     @property
     def pieces(self):
-        """The convex pieces' core vertices, a list of (k, 2) arrays (one for convex shapes)."""
+        """The convex pieces' core vertices, a list of (k, 2) arrays (one for convex shapes).
+
+        A concave polygon's piece may keep an outline vertex inside one of its straight
+        edges (where a cut continues an outline edge), so that each piece edge lies
+        wholly on the outline or wholly inside the polygon.
+
+        Examples
+        --------
+        >>> [len(p) for p in Polygon([(0, 0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2)], method="split").pieces]
+        [4, 5]
+        """
         s = self._starts
         pieces = [self._verts[s[i]:s[i + 1]] for i in range(len(s) - 1)]
         for p in pieces:
@@ -240,6 +263,8 @@ class Polygon(Shape):
         self-intersection, no holes).
     radius : float, optional
         Rounding radius >= 0 (convex polygons only).
+    method : {"auto", "split", "earclip"}, optional
+        How a concave outline is cut into pieces (see :func:`engine.decompose`).
 
     Examples
     --------
@@ -252,9 +277,11 @@ class Polygon(Shape):
 
     __slots__ = ("_outline", "_convex", "_interior")
 
-    def __init__(self, vertices, radius=0.0):
+    def __init__(self, vertices, radius=0.0, method="auto"):
         pts = as_points(vertices, "vertices")
         r = as_non_negative(radius, "radius")
+        if method not in ("auto", "split", "earclip"):
+            raise ValueError(f"unknown method {method!r}; use 'auto', 'split' or 'earclip'")
         outline = _decompose.validate_polygon(pts)
         outline.flags.writeable = False
         self._outline = outline
@@ -266,9 +293,11 @@ class Polygon(Shape):
             if r > 0.0:
                 raise ValueError("a rounded polygon (radius > 0) must be convex; "
                                  "round a concave outline by building it from convex rounded parts")
-            pieces = [np.ascontiguousarray(p, dtype=np.float64) for p in _decompose.decompose(outline)]
-            self._finish(pieces, r, outline=outline)
+            pieces = _decompose.insert_outline_vertices(
+                _decompose.decompose(outline, method=method), outline)
             self._interior = np.concatenate(_decompose.interior_edges(pieces, outline))
+            self._finish(pieces, r, outline=outline, interior=self._interior,
+                         cones=_decompose.outline_cones(pieces, outline))
         self._interior.flags.writeable = False
 
     @classmethod

@@ -24,6 +24,7 @@ from .kernels import proxies as _px
 from .kernels import solver as _sv
 from .kernels.geometry import piece_box
 from .kernels.layout import CONTACT_SIZE, DYNAMIC, HIST_SIZE, STATIC
+from .kernels.seams import GHOST_SIZE
 from .continuous import cast_shape as _cast_shape
 from .mass import combine, min_extent
 from .shapes import Shape
@@ -55,7 +56,7 @@ _PIECE_COLUMNS = {
     "fat": (np.float64, (4,), 0.0), "node": (np.int32, (), -1), "static": (np.uint8, (), 0),
 }
 _GEOM_COLUMNS = {"verts": (np.float64, (2,), 0.0), "norms": (np.float64, (2,), 0.0),
-                 "interior": (np.uint8, (), 0)}
+                 "ghost": (np.float64, (GHOST_SIZE,), 0.0)}
 
 
 class World:
@@ -281,8 +282,7 @@ class World:
         g0 = self._g_used
         self._g.verts[g0:g0 + nv] = shape._verts
         self._g.norms[g0:g0 + nv] = shape._norms
-        if isinstance(getattr(shape, "_interior", None), np.ndarray):
-            self._g.interior[g0:g0 + nv] = shape._interior
+        self._g.ghost[g0:g0 + nv] = shape._ghost
         self._g_used += nv
         pieces = []
         kind = int(self._b.btype[i])
@@ -497,7 +497,7 @@ class World:
         keep = np.empty(m, np.uint8)
         _np.update_contacts(self._pair_key, self._hist, self._rows, keep, self._pair_body,
                             P.body, P.start, P.count, P.radius, P.friction, P.restitution, P.fat,
-                            self._g.verts, self._g.norms, b.pos, b.angle, b.com, b.vel,
+                            self._g.verts, self._g.norms, self._g.ghost, b.pos, b.angle, b.com, b.vel,
                             b.angvel, b.extent, dt, K.SPECULATIVE_DISTANCE, 0.1 * K.LINEAR_SLOP,
                             self._mixing)
         if not keep.all():

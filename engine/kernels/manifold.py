@@ -8,9 +8,9 @@ normals (edge ``i`` runs from vertex ``i`` to ``i + 1``; a capsule has two oppos
 normals). A pose is ``(x, y, cos, sin)``.
 
 The result is written into a float64 record ``out`` of ``MANIFOLD_SIZE`` values
-(layout below): a normal pointing from piece A to piece B, the pair's separation
-(negative when overlapping: ``depth = -separation``, ``mtv = depth * normal``), and up
-to two contact points placed midway between the two surfaces, each with its own
+(layout in ``clip.py``, re-exported here): a normal pointing from piece A to piece B,
+the pair's separation (negative when overlapping: ``depth = -separation``, ``mtv =
+depth * normal``), and up to two contact points placed midway between the two surfaces, each with its own
 separation and a feature id that stays the same while the same features touch (the
 solver uses it to carry impulses over from the last step: warm starting).
 
@@ -23,23 +23,11 @@ pieces whose cores are apart (where face-normal SAT alone would only give a boun
 import math
 
 from ._jit import njit, njit_inline
+# The record layout is re-exported: callers read manifolds through this module.
+from .clip import (M_COUNT, M_ID1, M_ID2, M_NX, M_NY, M_P1X, M_P1Y, M_P2X,  # noqa: F401
+                   M_P2Y, M_S1, M_S2, M_SEP, MANIFOLD_SIZE, _clip, _seam_faces)
 from .geometry import closest_on_segment, convex_distance, direction
-
-# Layout of one manifold record.
-M_NX = 0  # unit normal from A to B, world frame
-M_NY = 1
-M_COUNT = 2  # number of points, 0 (no contact within the margin), 1 or 2
-M_SEP = 3  # separation of the pair along the normal (< 0: overlap, the MTV length)
-M_P1X = 4  # point 1, world frame, midway between the surfaces
-M_P1Y = 5
-M_S1 = 6  # point 1 separation
-M_ID1 = 7  # point 1 feature id
-M_P2X = 8
-M_P2Y = 9
-M_S2 = 10
-M_ID2 = 11
-MANIFOLD_SIZE = 12
-
+from .seams import G_CONCAVE, G_CUT, _admits, _outline_separation, _support_admits
 
 @njit
 def _kind(count):
@@ -72,24 +60,43 @@ def _max_separation(v, n, s1, k1, s2, k2):
 
 
 @njit_inline
-def _polygon_point(vp, np_, sp, kp, rp, qx, qy, rq, margin):
-    """A rounded polygon/capsule core (rows ``sp .. sp+kp-1`` of ``vp``) against a rounded
-    point ``q``, both in the polygon's frame.
+def _polygon_point(vp, np_, g, sp, kp, rp, qx, qy, rq, margin):
+    """A rounded polygon/capsule core (rows ``sp .. sp+kp-1`` of ``vp``, seam rows of ``g``
+    at the same offsets) against a rounded point ``q``, both in the polygon's frame.
 
     Returns ``(hit, nx, ny, sep, px, py, feature)`` with the normal from the polygon
-    towards the point.
+    towards the point. For a piece of a concave polygon, a point whose closest feature
+    is a cut, or a vertex at which the outline has no such normal, is no contact of this
+    piece: the piece beyond the cut, or the one whose outline face the point is over,
+    reports the true one.
     """
     best = -math.inf
     best_i = 0
+    ext = -math.inf
+    ext_i = 0
+    cut = False
     for i in range(kp):
         s = np_[sp + i, 0] * (qx - vp[sp + i, 0]) + np_[sp + i, 1] * (qy - vp[sp + i, 1])
         if s > best:
             best = s
             best_i = i
+        if g[sp + i, G_CUT] != 0.0:
+            cut = True
+        elif s > ext:
+            ext = s
+            ext_i = i
     rsum = rp + rq
     if best - rsum > margin:
         return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0
-    if best <= 0.0 and kp >= 3:
+    # A piece with no outline face at all (cut on every side) keeps plain SAT.
+    seamy = cut and ext > -math.inf
+    if best <= 0.0 and kp >= 3 and seamy:
+        best = ext
+        best_i = ext_i
+        inside = True
+    else:
+        inside = best <= 0.0 and kp >= 3
+    if inside:
         # The centre is inside the core: the face of least penetration is the axis. (A
         # capsule's core has no inside: its two faces only say the centre is on its line,
         # possibly beyond an end, so it always takes the closest-point branch.)
@@ -120,6 +127,9 @@ def _polygon_point(vp, np_, sp, kp, rp, qx, qy, rq, margin):
         d, ux, uy = direction(qx - cx, qy - cy)
         if d - rsum > margin:
             return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0
+        if seamy and (g[sp + edge, G_CUT] != 0.0 if interior
+                      else d > 0.0 and not _admits(g, sp + feature, ux, uy)):
+            return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0
         if interior:
             # The centre faces an edge's interior: that edge's normal is the axis and the
             # distance along it is exact, where the joining vector would be rounding noise
@@ -145,12 +155,23 @@ def _polygon_point(vp, np_, sp, kp, rp, qx, qy, rq, margin):
 
 
 @njit_inline
-def _polygons(v, n, sa, ka, ra, sb, kb, rb, margin, flip_tol, out):
+def _polygons(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_tol, out):
     """Two rounded polygons/capsules, rows of the same arrays in one frame; fills ``out``.
 
     Keeping both pieces in one array lets the reference/incident choice swap row
-    offsets, not arrays: one call site per helper, so inlining them at Numba's IR level
-    (which avoids per-call reference counting) does not multiply the compiled code.
+    offsets, not arrays: one call site per helper (per compiled function), so inlining
+    them at Numba's IR level (which avoids per-call reference counting) does not
+    multiply the compiled code.
+    Seam rows of A and B start at ``ga`` and ``gb`` in ``g``; ``(rc, rs)`` rotates B's
+    local frame into this one (A's is this one).
+
+    Seams (pieces of a concave polygon): a reference face is never a cut, and a normal
+    from the other piece's face, or between two vertices, must be one the outline has
+    at the concave piece's contact points (its normal cone there, the role Box2D's ghost
+    vertices play for chain segments). Otherwise the piece's own outline face next to
+    the offending feature becomes the reference; when no such face is under the other
+    piece, the pair reports nothing if the shapes are apart (a neighbouring piece has
+    the true contact) and plain SAT if they overlap (``clip._seam_faces``).
     """
     sep_a, edge_a = _max_separation(v, n, sa, ka, sb, kb)
     sep_b, edge_b = _max_separation(v, n, sb, kb, sa, ka)
@@ -158,10 +179,39 @@ def _polygons(v, n, sa, ka, ra, sb, kb, rb, margin, flip_tol, out):
     out[M_COUNT] = 0.0
     if sep_a - rsum > margin or sep_b - rsum > margin:
         return
+    xsep_a = xsep_b = -math.inf
+    xedge_a = xedge_b = 0
+    seamy_a = seamy_b = False
+    if g[ga, G_CONCAVE] != 0.0:
+        xsep_a, xedge_a, seamy_a = _outline_separation(v, n, g, ga, sa, ka, sb, kb)
+    if g[gb, G_CONCAVE] != 0.0:
+        xsep_b, xedge_b, seamy_b = _outline_separation(v, n, g, gb, sb, kb, sa, ka)
+    # (A piece cut on every side, with no outline face, keeps plain SAT.)
+    seamy = seamy_a or seamy_b
+    apart = max(sep_a, sep_b)
+    plain_flip = 1 if sep_b > sep_a + flip_tol else 0
+    # (+ zero: plain int64s, not literals, so the seam helpers compile once)
+    zero = ka - ka
+    plain = (edge_a + zero, edge_b + zero, sep_b if plain_flip else sep_a, plain_flip + zero)
+    if seamy_a:
+        sep_a = xsep_a
+        edge_a = xedge_a
+    if seamy_b:
+        sep_b = xsep_b
+        edge_b = xedge_b
     # Reference face: the axis of largest separation (Box2D keeps A unless B is larger
     # by flip_tol, so resting contacts do not flip faces, and ids, every step).
     flip = 1 if sep_b > sep_a + flip_tol else 0
     sep = sep_b if flip else sep_a
+    stage = 0
+    if not seamy:
+        apart = sep
+    elif sep == -math.inf:
+        # no outline face the other piece is over: a neighbouring piece has the contact
+        if apart > rsum:
+            return
+        edge_a, edge_b, sep, flip = plain
+        stage = 2
 
     # Two capsule cores (segments) have no area: their face normals cannot see a gap
     # along their common line, so collinear segments would pass SAT however far apart.
@@ -176,7 +226,7 @@ def _polygons(v, n, sa, ka, ra, sb, kb, rb, margin, flip_tol, out):
         b1 = v[sb + 1, 0] * tx + v[sb + 1, 1] * ty
         along = min(b0, b1) > max(a0, a1) or min(a0, a1) > max(b0, b1)
 
-    if sep > flip_tol or along:
+    if (apart > flip_tol or along) and stage == 0:
         # Cores apart: face SAT only bounds the distance. Find the exact closest
         # features; if no face realises them, this is a vertex contact. (Within the
         # world's tolerance of touching, Box2D's shortcut: clip, as if overlapping;
@@ -210,7 +260,12 @@ def _polygons(v, n, sa, ka, ra, sb, kb, rb, margin, flip_tol, out):
         by = -n[sb + edge_b, 1]
         face_a = abs(ux * ay - uy * ax) <= tol and ux * ax + uy * ay > 0.0
         face_b = abs(ux * by - uy * bx) <= tol and ux * bx + uy * by > 0.0
-        if d > 0.0 and (along or not (face_a or face_b)):
+        vertex = d > 0.0 and (along or not (face_a or face_b))
+        if vertex and seamy:
+            # between two vertices: the outline must have this normal at both
+            vertex = ((not seamy_a or _support_admits(v, g, sa, ka, ga, 1.0, 0.0, ux, uy))
+                      and (not seamy_b or _support_admits(v, g, sb, kb, gb, rc, rs, -ux, -uy)))
+        if vertex:
             h = ra + 0.5 * (d - rsum)
             out[M_NX] = ux
             out[M_NY] = uy
@@ -222,85 +277,16 @@ def _polygons(v, n, sa, ka, ra, sb, kb, rb, margin, flip_tol, out):
             out[M_ID1] = float(flip * 65536 + 255 * 256 + 255)
             return
 
-    if flip:
-        s1, k1, r1, s2, k2, r2, i11 = sb, kb, rb, sa, ka, ra, edge_b
-    else:
-        s1, k1, r1, s2, k2, r2, i11 = sa, ka, ra, sb, kb, rb, edge_a
-    _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, out)
-
-
-@njit_inline
-def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, out):
-    """Two-point manifold: reference face ``i11`` of poly1, incident edge of poly2.
-
-    ``flip`` says poly1 is piece B: the normal is then turned to point from A to B.
-    """
-    rsum = r1 + r2
-    sign = -1.0 if flip else 1.0
-    i12 = i11 + 1 if i11 + 1 < k1 else 0
-    nx = n[s1 + i11, 0]
-    ny = n[s1 + i11, 1]
-
-    # Incident edge: the edge of poly2 most anti-parallel to the reference normal.
-    i21 = 0
-    best = math.inf
-    for j in range(k2):
-        dn = nx * n[s2 + j, 0] + ny * n[s2 + j, 1]
-        if dn < best:
-            best = dn
-            i21 = j
-    i22 = i21 + 1 if i21 + 1 < k2 else 0
-
-    # Clip the incident edge to the reference face's extent along its tangent.
-    ax = v[s1 + i11, 0]
-    ay = v[s1 + i11, 1]
-    tx = v[s1 + i12, 0] - ax
-    ty = v[s1 + i12, 1] - ay
-    length = math.sqrt(tx * tx + ty * ty)
-    tx /= length
-    ty /= length
-    upper1 = length
-    # The incident edge runs against the reference one: v22 is at its lower end.
-    upper2 = (v[s2 + i21, 0] - ax) * tx + (v[s2 + i21, 1] - ay) * ty
-    lower2 = (v[s2 + i22, 0] - ax) * tx + (v[s2 + i22, 1] - ay) * ty
-    span = upper2 - lower2
-    lox = v[s2 + i22, 0]
-    loy = v[s2 + i22, 1]
-    if lower2 < 0.0 and span > 1e-12:
-        f = -lower2 / span
-        lox = v[s2 + i22, 0] + f * (v[s2 + i21, 0] - v[s2 + i22, 0])
-        loy = v[s2 + i22, 1] + f * (v[s2 + i21, 1] - v[s2 + i22, 1])
-    upx = v[s2 + i21, 0]
-    upy = v[s2 + i21, 1]
-    if upper2 > upper1 and span > 1e-12:
-        f = (upper1 - lower2) / span
-        upx = v[s2 + i22, 0] + f * (v[s2 + i21, 0] - v[s2 + i22, 0])
-        upy = v[s2 + i22, 1] + f * (v[s2 + i21, 1] - v[s2 + i22, 1])
-    s_lo = (lox - ax) * nx + (loy - ay) * ny
-    s_up = (upx - ax) * nx + (upy - ay) * ny
-
-    out[M_NX] = sign * nx
-    out[M_NY] = sign * ny
-    out[M_SEP] = sep - rsum
-    count = 0
-    # Each kept point sits midway between the surfaces: the incident core vertex moved
-    # along n by half the gap, accounting for both radii.
-    if s_lo - rsum <= margin:
-        h = 0.5 * (r1 - r2 - s_lo)
-        out[M_P1X] = lox + h * nx
-        out[M_P1Y] = loy + h * ny
-        out[M_S1] = s_lo - rsum
-        out[M_ID1] = float(flip * 65536 + i11 * 256 + i22)
-        count = 1
-    if s_up - rsum <= margin:
-        h = 0.5 * (r1 - r2 - s_up)
-        base = M_P1X if count == 0 else M_P2X
-        out[base] = upx + h * nx
-        out[base + 1] = upy + h * ny
-        out[base + 2] = s_up - rsum
-        out[base + 3] = float(flip * 65536 + i12 * 256 + i21)
-        count += 1
-    out[M_COUNT] = float(count)
+    if not seamy:
+        if flip:
+            s1, k1, r1, s2, k2, r2, i11 = sb, kb, rb, sa, ka, ra, edge_b
+        else:
+            s1, k1, r1, s2, k2, r2, i11 = sa, ka, ra, sb, kb, rb, edge_a
+        _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, False, False, False,
+              g, 0, 1.0, 0.0, False, out)
+        return
+    _seam_faces(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, seamy_a, seamy_b, apart,
+                plain, stage, edge_a, edge_b, sep, flip, out)
 
 
 @njit_inline
@@ -341,7 +327,7 @@ def _circle_circle(cax, cay, ra, cbx, cby, rb, margin, out):
 
 
 @njit
-def collide_pieces(verts, norms, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin, flip_tol,
+def collide_pieces(verts, norms, ghost, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin, flip_tol,
                    scratch_v, scratch_n, out):
     """Manifold between two pieces, written to ``out`` in the world frame.
 
@@ -352,6 +338,9 @@ def collide_pieces(verts, norms, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin,
         their local frames: piece A in rows ``sa .. sa + ka - 1``, B in ``sb ..``.
         Pieces are addressed by offset rather than sliced: array views cost Numba
         reference counting per pair.
+    ghost : float64 (m, seams.GHOST_SIZE)
+        Seam rows parallel to ``verts`` (``G_*`` columns of ``seams.py``): which edges
+        are interior cuts of a concave polygon and the outline's normal cone at each vertex.
     ra : float
         Rounding radius of A (the circle radius when ka == 1).
     pose_a : tuple (x, y, cos, sin)
@@ -376,7 +365,7 @@ def collide_pieces(verts, norms, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin,
     swapped = _kind(ka) > _kind(kb)
     if swapped:
         sa, ka, ra, pose_a, sb, kb, rb, pose_b = sb, kb, rb, pose_b, sa, ka, ra, pose_a
-    count = _ordered_pieces(verts, norms, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin,
+    count = _ordered_pieces(verts, norms, ghost, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin,
                             flip_tol, scratch_v, scratch_n, out)
     if swapped and count > 0:
         out[M_NX] = -out[M_NX]
@@ -385,7 +374,7 @@ def collide_pieces(verts, norms, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin,
 
 
 @njit_inline
-def _ordered_pieces(verts, norms, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin, flip_tol,
+def _ordered_pieces(verts, norms, ghost, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin, flip_tol,
                     scratch_v, scratch_n, out):
     """:func:`collide_pieces` for pieces whose kinds are in canonical order."""
     xa, ya, ca, sna = pose_a
@@ -405,7 +394,8 @@ def _ordered_pieces(verts, norms, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin
         wy = ya + sna * verts[sa, 0] + ca * verts[sa, 1] - yb
         qx = cb * wx + snb * wy
         qy = -snb * wx + cb * wy
-        hit, nx, ny, sep, px, py, feature = _polygon_point(verts, norms, sb, kb, rb, qx, qy, ra, margin)
+        hit, nx, ny, sep, px, py, feature = _polygon_point(verts, norms, ghost, sb, kb, rb, qx, qy,
+                                                           ra, margin)
         if hit:
             out[M_NX] = -nx
             out[M_NY] = -ny
@@ -440,7 +430,10 @@ def _ordered_pieces(verts, norms, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin
             y = norms[sb + j, 1]
             scratch_n[ka + j, 0] = c * x - s * y
             scratch_n[ka + j, 1] = s * x + c * y
-        _polygons(scratch_v, scratch_n, 0, ka, ra, ka, kb, rb, margin, flip_tol, out)
+        # ka - ka, not 0: a literal would type the seam helpers' offset arguments
+        # differently from the int64 ones and compile each of them twice
+        _polygons(scratch_v, scratch_n, ghost, sa, ka - ka, ka, ra, sb, ka, kb, rb, c, s, margin,
+                  flip_tol, out)
         if out[M_COUNT] > 0.0:
             _to_world(out, xa, ya, ca, sna)
     return int(out[M_COUNT])

@@ -24,7 +24,7 @@ MIX_PYMUNK = 1  # friction a*b, restitution a*b (Chipmunk's rule)
 @njit
 def update_contacts(keys, hist, rows, keep, pair_body,
                     piece_body, piece_start, piece_count, piece_radius, piece_friction,
-                    piece_restitution, piece_fat, verts, norms,
+                    piece_restitution, piece_fat, verts, norms, ghost,
                     pos, angle, com, vel, angvel, extent, dt, margin, flip_tol, mixing):
     """Recompute the manifold of every tracked pair.
 
@@ -43,7 +43,8 @@ def update_contacts(keys, hist, rows, keep, pair_body,
         Receives the bodies of each pair's two pieces (rows contiguous for the solver).
     piece_* : per-piece columns (body, first vertex row, vertex count, radius,
         friction, restitution, fat AABB (n, 4)); ``verts``/``norms`` (v, 2) the
-        geometry pool in body-local coordinates.
+        geometry pool in body-local coordinates; ``ghost`` (v, GHOST_SIZE) its seam
+        rows (interior cuts and outline normal cones, see ``manifold.collide_pieces``).
     pos, angle, com : body origin (n, 2), angle (n,), local centre of mass (n, 2).
     vel, angvel, extent : body velocity (n, 2), angular velocity (n,) and the largest
         distance from the centre of mass to its shapes' surface (n,).
@@ -97,7 +98,7 @@ def update_contacts(keys, hist, rows, keep, pair_body,
         dvy = vel[bb, 1] - vel[ba, 1]
         reach = dt * (math.sqrt(dvx * dvx + dvy * dvy) + abs(angvel[ba]) * extent[ba]
                       + abs(angvel[bb]) * extent[bb])
-        n = collide_pieces(verts, norms, piece_start[a], piece_count[a], piece_radius[a],
+        n = collide_pieces(verts, norms, ghost, piece_start[a], piece_count[a], piece_radius[a],
                            (pos[ba, 0], pos[ba, 1], ca, sa),
                            piece_start[b], piece_count[b], piece_radius[b],
                            (pos[bb, 0], pos[bb, 1], cb, sb),

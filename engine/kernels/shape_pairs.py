@@ -12,13 +12,14 @@ import numpy as np
 from ._jit import njit
 from .geometry import piece_box
 from .manifold import collide_pieces
+from .seams import GHOST_SIZE
 
 __all__ = ["collide_shapes"]
 
 
 @njit
-def collide_shapes(verts_a, norms_a, starts_a, ra, pose_a,
-                   verts_b, norms_b, starts_b, rb, pose_b, margin, out):
+def collide_shapes(verts_a, norms_a, ghost_a, starts_a, ra, pose_a,
+                   verts_b, norms_b, ghost_b, starts_b, rb, pose_b, margin, out):
     """All piece-pair manifolds between two shapes (one piece each, or several).
 
     Parameters
@@ -26,6 +27,8 @@ def collide_shapes(verts_a, norms_a, starts_a, ra, pose_a,
     verts_a, norms_a : float64 (n, 2)
         The pieces' core vertices and normals, piece ``p`` in rows
         ``starts_a[p]:starts_a[p + 1]``.
+    ghost_a : float64 (n, GHOST_SIZE)
+        Seam rows per vertex (see ``manifold.collide_pieces``).
     starts_a : int64 (pieces + 1,)
     ra : float
         The shape's rounding radius (shared by its pieces).
@@ -55,6 +58,9 @@ def collide_shapes(verts_a, norms_a, starts_a, ra, pose_a,
     verts[na:] = verts_b
     norms[:na] = norms_a
     norms[na:] = norms_b
+    ghost = np.empty((na + nb, GHOST_SIZE))
+    ghost[:na] = ghost_a
+    ghost[na:] = ghost_b
     many = npa > 1 or npb > 1
     filled = 0
     for i in range(npa):
@@ -70,7 +76,7 @@ def collide_shapes(verts_a, norms_a, starts_a, ra, pose_a,
                 b0, b1, b2, b3 = piece_box(verts, sb, kb, rb, pb[0], pb[1], pb[2], pb[3], 0.0)
                 if a0 > b2 or b0 > a2 or a1 > b3 or b1 > a3:
                     continue
-            n = collide_pieces(verts, norms, sa, ka, ra, pa, sb, kb, rb, pb,
+            n = collide_pieces(verts, norms, ghost, sa, ka, ra, pa, sb, kb, rb, pb,
                                margin, 0.0, scratch_v, scratch_n, out[filled])
             if n > 0:
                 filled += 1
