@@ -161,24 +161,27 @@ def _store(state, body, inv_mass, inv_inertia, vx, vy, w):
         state[body, S_W] = w
 
 
+@njit_inline
+def _header(work, wa, wb, k):
+    """Row ``k``'s bodies, inverse masses and inertias, and normal:
+    ``(a, b, ma, mb, ia, ib, nx, ny)``."""
+    return (wa[k], wb[k], work[k, W_MA], work[k, W_MB], work[k, W_IA], work[k, W_IB],
+            work[k, W_NX], work[k, W_NY])
+
+
+@njit_inline
+def _velocities(state, a, b):
+    """``(vax, vay, wa, vbx, vby, wb)``: both bodies' velocities."""
+    return (state[a, S_VX], state[a, S_VY], state[a, S_W],
+            state[b, S_VX], state[b, S_VY], state[b, S_W])
+
+
 @njit
 def warm_start(work, wa, wb, state):
     """Apply last step's accumulated impulses (start of every substep)."""
     for k in range(work.shape[0]):
-        a = wa[k]
-        b = wb[k]
-        ma = work[k, W_MA]
-        mb = work[k, W_MB]
-        ia = work[k, W_IA]
-        ib = work[k, W_IB]
-        nx = work[k, W_NX]
-        ny = work[k, W_NY]
-        vax = state[a, S_VX]
-        vay = state[a, S_VY]
-        wa_ = state[a, S_W]
-        vbx = state[b, S_VX]
-        vby = state[b, S_VY]
-        wb_ = state[b, S_W]
+        a, b, ma, mb, ia, ib, nx, ny = _header(work, wa, wb, k)
+        vax, vay, wa_, vbx, vby, wb_ = _velocities(state, a, b)
         for p in range(int(work[k, W_COUNT])):
             base = W_POINTS + p * Q_STRIDE
             ni = work[k, base + Q_NI]
@@ -206,21 +209,9 @@ def solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap
     """
     for k in range(work.shape[0]):
         count = int(work[k, W_COUNT])
-        a = wa[k]
-        b = wb[k]
-        ma = work[k, W_MA]
-        mb = work[k, W_MB]
-        ia = work[k, W_IA]
-        ib = work[k, W_IB]
+        a, b, ma, mb, ia, ib, nx, ny = _header(work, wa, wb, k)
         bias_rate, mass_scale, impulse_scale = soft_static if (ma == 0.0 or mb == 0.0) else soft_dyn
-        nx = work[k, W_NX]
-        ny = work[k, W_NY]
-        vax = state[a, S_VX]
-        vay = state[a, S_VY]
-        wva = state[a, S_W]
-        vbx = state[b, S_VX]
-        vby = state[b, S_VY]
-        wvb = state[b, S_W]
+        vax, vay, wva, vbx, vby, wvb = _velocities(state, a, b)
         dn = (state[b, S_DPX] - state[a, S_DPX]) * nx + (state[b, S_DPY] - state[a, S_DPY]) * ny
         qca = state[a, S_QC]
         qsa = state[a, S_QS]
@@ -320,14 +311,7 @@ def restitution(work, wa, wb, state, threshold):
         if e == 0.0:
             continue
         count = int(work[k, W_COUNT])
-        a = wa[k]
-        b = wb[k]
-        ma = work[k, W_MA]
-        mb = work[k, W_MB]
-        ia = work[k, W_IA]
-        ib = work[k, W_IB]
-        nx = work[k, W_NX]
-        ny = work[k, W_NY]
+        a, b, ma, mb, ia, ib, nx, ny = _header(work, wa, wb, k)
         sweeps = 1 if count == 1 else 16
         for _ in range(sweeps):
             moved = 0.0

@@ -27,6 +27,28 @@ GHOST_SIZE = 6
 CONE_TOL = 1e-6  # sine: a normal this close to a cone's bounding normal is that normal
 
 
+@njit_inline
+def _face_reach(v, n, s1, k1, i, s2, k2):
+    """Piece 2 seen from face ``i`` of piece 1: ``(sep, lo, hi, length)``, its smallest
+    signed distance along the face normal, the span of its vertices along the face's
+    direction (from the face's first vertex) and the face's length."""
+    nx = n[s1 + i, 0]
+    ny = n[s1 + i, 1]
+    ox = v[s1 + i, 0]
+    oy = v[s1 + i, 1]
+    i2 = s1 + i + 1 if i + 1 < k1 else s1
+    length = -ny * (v[i2, 0] - ox) + nx * (v[i2, 1] - oy)
+    sep = math.inf
+    lo = math.inf
+    hi = -math.inf
+    for j in range(s2, s2 + k2):
+        sep = min(sep, nx * (v[j, 0] - ox) + ny * (v[j, 1] - oy))
+        t = -ny * (v[j, 0] - ox) + nx * (v[j, 1] - oy)
+        lo = min(lo, t)
+        hi = max(hi, t)
+    return sep, lo, hi, length
+
+
 @njit
 def _outline_separation(v, n, g, g1, s1, k1, s2, k2):
     """:func:`_max_separation` over the outline faces of piece 1 (seam rows from ``g1``)
@@ -45,20 +67,7 @@ def _outline_separation(v, n, g, g1, s1, k1, s2, k2):
         if g[g1 + i, G_CUT] != 0.0:
             continue
         outline = True
-        nx = n[s1 + i, 0]
-        ny = n[s1 + i, 1]
-        ox = v[s1 + i, 0]
-        oy = v[s1 + i, 1]
-        i2 = s1 + i + 1 if i + 1 < k1 else s1
-        length = -ny * (v[i2, 0] - ox) + nx * (v[i2, 1] - oy)
-        s = math.inf
-        lo = math.inf
-        hi = -math.inf
-        for j in range(s2, s2 + k2):
-            s = min(s, nx * (v[j, 0] - ox) + ny * (v[j, 1] - oy))
-            t = -ny * (v[j, 0] - ox) + nx * (v[j, 1] - oy)
-            lo = min(lo, t)
-            hi = max(hi, t)
+        s, lo, hi, length = _face_reach(v, n, s1, k1, i, s2, k2)
         if hi >= 0.0 and lo <= length and s > ext:
             ext = s
             ext_i = i
@@ -118,20 +127,7 @@ def _snap_face(v, n, g, g2, s2, k2, i21, s1, k1):
     for e in (i21 - 1 if i21 > 0 else k2 - 1, i21, i21 + 1 if i21 + 1 < k2 else 0):
         if g[g2 + e, G_CUT] != 0.0:
             continue
-        nx = n[s2 + e, 0]
-        ny = n[s2 + e, 1]
-        ox = v[s2 + e, 0]
-        oy = v[s2 + e, 1]
-        e2 = s2 + e + 1 if e + 1 < k2 else s2
-        length = -ny * (v[e2, 0] - ox) + nx * (v[e2, 1] - oy)
-        f = math.inf
-        lo = math.inf
-        hi = -math.inf
-        for j in range(s1, s1 + k1):
-            f = min(f, nx * (v[j, 0] - ox) + ny * (v[j, 1] - oy))
-            t = -ny * (v[j, 0] - ox) + nx * (v[j, 1] - oy)
-            lo = min(lo, t)
-            hi = max(hi, t)
+        f, lo, hi, length = _face_reach(v, n, s2, k2, e, s1, k1)
         if hi >= 0.0 and lo <= length and f > best:
             best = f
             best_i = e
