@@ -18,9 +18,8 @@ Sources: Box2D v3 ``src/contact_solver.c`` (``b2PrepareContactsTask``,
 """
 from ._jit import njit, njit_inline
 from .layout import (C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, H_NI, H_POINTS,
-                     H_STRIDE, H_TI, P_ADJ, P_MAXNI,
-                     P_NI, P_NMASS, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY, P_RBX, P_RBY,
-                     P_RELV, P_SEP, P_STRIDE, P_TI, P_TMASS, S_DPX, S_DPY, S_QC, S_QS, S_VX,
+                     H_STRIDE, H_TI, P_ADJ, P_NI, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY,
+                     P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI, S_DPX, S_DPY, S_QC, S_QS, S_VX,
                      S_VY, S_W)
 
 # Solver row: a header, then up to two points of Q_STRIDE columns from W_POINTS.
@@ -124,8 +123,8 @@ def gather(rows, order, cba, cbb, inv_mass, inv_inertia, state, work, wa, wb):
 
 @njit
 def scatter(work, order, rows, hist):
-    """Copy the impulses back: to the pair history (warm starting next step) and, with
-    the effective masses and impact speeds, to the contact rows (for inspection)."""
+    """Copy the impulses back: to the pair history (warm starting next step) and to the
+    contact rows (for inspection)."""
     for k in range(order.shape[0]):
         i = order[k]
         for p in range(int(work[k, W_COUNT])):
@@ -136,10 +135,6 @@ def scatter(work, order, rows, hist):
             hist[i, h + H_TI] = work[k, src + Q_TI]
             rows[i, dst + P_NI] = work[k, src + Q_NI]
             rows[i, dst + P_TI] = work[k, src + Q_TI]
-            rows[i, dst + P_NMASS] = work[k, src + Q_NMASS]
-            rows[i, dst + P_TMASS] = work[k, src + Q_TMASS]
-            rows[i, dst + P_RELV] = work[k, src + Q_RELV]
-            rows[i, dst + P_MAXNI] = work[k, src + Q_MAXNI]
 
 
 @njit_inline

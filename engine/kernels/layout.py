@@ -1,14 +1,17 @@
-"""Shared layouts: body type codes and the columns of a contact row.
+"""Shared layouts: body type codes, the columns of a contact row, the pair history and
+the solver's body state.
 
 The narrowphase writes contact rows and the solver reads them; both import this module
 and nothing of each other.
 
 Contacts are rows of one float64 array (n, CONTACT_SIZE): one row per pair of pieces
-whose fat AABBs overlap, sorted by pair key. Rows, rather than one array per field,
-keep each contact's data in one or two cache lines for the solver's inner loop (measured
-here: about 1.5x faster than 20 separate arrays; reference/algorithms.md 5.2).
-Anchors are the contact point relative to each body's centre of mass, in world axes,
-fixed for the step (Box2D v3 does not rotate contact anchors between substeps).
+whose fat AABBs overlap, in pair-key order, rewritten by the narrowphase every step. A
+row holds the manifold and nothing the solver only needs inside a step (effective
+masses, impact speeds: those live in the solver's own rows, ``contact_solver.py``), so
+writing all rows stays cheap: 32 floats, four cache lines (44 before; on rain2000 the
+rows are 2.3 MB, more than the core's L2). Anchors are the contact point relative to
+each body's centre of mass, in world axes, fixed for the step (Box2D v3 does not rotate
+contact anchors between substeps).
 """
 
 # Body types, as stored in the world's ``btype`` column.
@@ -22,11 +25,7 @@ C_COUNT = 2  # points in the manifold (0: pair tracked but not within the margin
 C_FRICTION = 3  # mixed friction coefficient
 C_RESTITUTION = 4  # mixed restitution
 C_TOUCHING = 5  # 1.0 when some point is within the speculative margin (events)
-C_IMA = 6  # inverse masses and inertias of the two bodies, copied in at prepare so a
-C_IMB = 7  # solver pass reads one row and two body states per contact (Box2D does the
-C_IIA = 8  # same: "copy mass into constraint to avoid cache misses")
-C_IIB = 9
-C_POINTS = 10  # first point's columns start here
+C_POINTS = 6  # first point's columns start here
 
 # Per point, at C_POINTS + p * P_STRIDE:
 P_RAX = 0  # anchor on A relative to A's centre of mass
@@ -35,23 +34,19 @@ P_RBX = 2  # anchor on B relative to B's centre of mass
 P_RBY = 3
 P_SEP = 4  # separation when the manifold was computed (< 0: overlap)
 P_ADJ = 5  # separation minus dot(qB - qA, n): lets substeps predict the separation
-P_NI = 6  # accumulated normal impulse (kept across steps for warm starting)
+P_NI = 6  # accumulated normal impulse (warm start in, this step's result out)
 P_TI = 7  # accumulated tangent impulse
-P_NMASS = 8  # effective mass along the normal
-P_TMASS = 9  # effective mass along the tangent
-P_RELV = 10  # normal approach speed before solving (for restitution)
-P_MAXNI = 11  # largest normal impulse this step (0: a speculative point that never touched)
-P_ID = 12  # feature id (matches points across steps)
+P_ID = 8  # feature id (matches points across steps)
 # Core points behind the contact on A and B, relative to each centre of mass: the
 # material points whose motion predicts the separation within the step. For a polygon
 # corner this is the anchor itself; for a circle it is its centre (a rolling circle's
 # contact stays at the bottom while the body turns; Box2D rotates the anchor instead,
 # which makes rolling circles slip).
-P_QAX = 13
-P_QAY = 14
-P_QBX = 15
-P_QBY = 16
-P_STRIDE = 17
+P_QAX = 9
+P_QAY = 10
+P_QBX = 11
+P_QBY = 12
+P_STRIDE = 13
 
 MAX_POINTS = 2
 CONTACT_SIZE = C_POINTS + MAX_POINTS * P_STRIDE

@@ -12,7 +12,7 @@ import numpy as np
 from ._jit import njit
 from .layout import (C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, C_TOUCHING,
                      CONTACT_SIZE, H_COUNT, H_ID, H_NI, H_POINTS, H_STRIDE, H_TI, MAX_POINTS,
-                     P_ADJ, P_ID, P_MAXNI, P_NI, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY,
+                     P_ADJ, P_ID, P_NI, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY,
                      P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI)
 from .manifold import (M_COUNT, M_ID1, M_NX, M_NY, M_P1X, M_P1Y, M_S1, MANIFOLD_SIZE,
                        collide_pieces)
@@ -159,7 +159,6 @@ def update_contacts(keys, hist, rows, keep, pair_body,
             rows[i, base + P_QBY] = qby
             rows[i, base + P_ADJ] = sep - ((qbx - qax) * nx + (qby - qay) * ny)
             rows[i, base + P_ID] = fid
-            rows[i, base + P_MAXNI] = 0.0
             ni = 0.0
             ti = 0.0
             for q in range(old_count):
