@@ -9,7 +9,6 @@
 Everything per body, per piece and per contact happens inside those kernels; the
 Python code here only validates user input and keeps the arrays consistent.
 """
-import math
 
 import numpy as np
 
@@ -19,16 +18,14 @@ from .body import Body, BodyType
 from .kernels import broadphase as _bp
 from .kernels import ccd as _ccd
 from .kernels import narrowphase as _np
-from .kernels import pairs as _pairs
 from .kernels import proxies as _px
 from .kernels import solver as _sv
-from .kernels.geometry import piece_box
-from .kernels.layout import CONTACT_SIZE, DYNAMIC, HIST_SIZE, STATIC
+from .kernels.layout import DYNAMIC
 from .kernels.seams import GHOST_SIZE
 from .continuous import cast_shape as _cast_shape
-from .mass import combine, min_extent
-from .shapes import Shape
+from .pair_set import PairSet
 from .storage import Columns, Handles
+from .world_shapes import WorldShapes
 from .shape_handle import ShapeHandle
 from .validation import as_float, as_non_negative, as_positive, as_vec2
 
@@ -59,7 +56,7 @@ _GEOM_COLUMNS = {"verts": (np.float64, (2,), 0.0), "norms": (np.float64, (2,), 0
                  "ghost": (np.float64, (GHOST_SIZE,), 0.0)}
 
 
-class World:
+class World(WorldShapes):
     """A physics world: bodies, their shapes, gravity, and the step.
 
     Parameters
@@ -105,12 +102,7 @@ class World:
         self._tree = AABBTree()  # moving pieces (dynamic and kinematic bodies)
         self._static_tree = AABBTree()
         self._teleported = []
-        self._pair_key = np.empty(0, np.int64)  # sorted (piece_a << 32) | piece_b
-        self._hist = np.empty((0, HIST_SIZE))  # per pair: feature ids and impulses
-        self._row_buffer = np.empty((16, CONTACT_SIZE))  # contact rows, rewritten each step
-        self._rows = self._row_buffer[:0]  # one contact row per pair: a view of the buffer
-        self._pending_keep = None  # pairs the last narrowphase dropped, compacted lazily
-        self._pair_body = np.empty((2, 16), np.int32)  # bodies of each pair, by the narrowphase
+        self._pairs = PairSet()  # tracked piece pairs: keys, histories, contact rows, bodies
         self._moved = np.empty(16, np.int32)
         self._fast = np.empty(16, np.uint8)  # continuous collision: bodies to sweep
         self._locked = False
@@ -267,176 +259,11 @@ class World:
         self._drop_contacts_of_body(i)
         self._update_mass(i)
 
-    # -- shapes and pieces ----------------------------------------------------------------
-    def _add_shape(self, body, shape, density, friction, restitution):
-        self._check_unlocked()
-        if not isinstance(shape, Shape):
-            raise TypeError(f"shape must be a Circle, Segment or Polygon, got {type(shape).__name__}")
-        i = self._body_row(body)
-        density = as_positive(density, "density")
-        friction = as_non_negative(friction, "friction")
-        restitution = as_non_negative(restitution, "restitution")
-        starts = shape._starts
-        nv = int(starts[-1])
-        self._g.ensure(self._g_used + nv)
-        g0 = self._g_used
-        self._g.verts[g0:g0 + nv] = shape._verts
-        self._g.norms[g0:g0 + nv] = shape._norms
-        self._g.ghost[g0:g0 + nv] = shape._ghost
-        self._g_used += nv
-        pieces = []
-        kind = int(self._b.btype[i])
-        for k in range(len(starts) - 1):
-            p = self._new_piece()
-            P = self._p
-            P.alive[p] = 1
-            P.body[p] = i
-            P.start[p] = g0 + starts[k]
-            P.count[p] = starts[k + 1] - starts[k]
-            P.radius[p] = shape._radius
-            P.friction[p] = friction
-            P.restitution[p] = restitution
-            P.static[p] = kind == STATIC
-            P.dynamic[p] = kind == DYNAMIC
-            P.fat[p] = self._fat_box(p)
-            P.node[p] = self._tree_of(p).insert(P.fat[p], p)
-            self._mark_moved(p)
-            pieces.append(p)
-        h = ShapeHandle(body, shape, density, friction, restitution, np.array(pieces, dtype=np.int64))
-        self._body_shapes[body._key].append(h)
-        self._update_mass(i)
-        return h
-
-    def _remove_shape(self, body, handle):
-        self._check_unlocked()
-        i = self._body_row(body)
-        shapes = self._body_shapes[body._key]
-        if not isinstance(handle, ShapeHandle) or handle not in shapes:
-            raise ValueError(f"{handle!r} is not attached to {body!r}")
-        shapes.remove(handle)
-        self._detach_pieces(handle)
-        self._update_mass(i)
-
-    def _detach_pieces(self, handle):
-        for p in handle._pieces:
-            self._tree_of(p).remove(int(self._p.node[p]))
-            self._p.reset_row(p)
-            self._p_free.append(int(p))
-        a, b = self._pair_pieces()
-        dead = np.isin(a, handle._pieces) | np.isin(b, handle._pieces)
-        self._keep_pairs(~dead)
-
-    def _new_piece(self):
-        if self._p_free:
-            return self._p_free.pop()
-        p = self._p_used
-        self._p.ensure(p + 1)
-        self._p_used += 1
-        return p
-
-    def _tree_of(self, p):
-        return self._static_tree if self._p.static[p] else self._tree
-
-    def _fat_box(self, p):
-        P, b = self._p, self._b
-        i = P.body[p]
-        c, s = math.cos(b.angle[i]), math.sin(b.angle[i])
-        box = piece_box(self._g.verts, P.start[p], P.count[p], P.radius[p],
-                        b.pos[i, 0], b.pos[i, 1], c, s, K.SPECULATIVE_DISTANCE)
-        if P.static[p]:
-            return np.array(box)
-        g = _px.fat_margin(box[2], box[3], box[0], box[1], K.AABB_MARGIN, K.AABB_MARGIN_FRACTION)
-        return np.array((box[0] - g, box[1] - g, box[2] + g, box[3] + g))
-
-    def _reinsert(self, p):
-        self._p.fat[p] = self._fat_box(p)
-        self._tree_of(p).move(int(self._p.node[p]), self._p.fat[p])
-        self._mark_moved(p)
-
-    def _mark_moved(self, p):
-        # New or teleported proxies must look for pairs at the next step.
-        self._teleported.append((bool(self._p.static[p]), int(self._p.node[p])))
-
-    def _update_mass(self, i):
-        """Mass, centre of mass, inertia and extent of body row ``i`` from its shapes."""
-        b = self._b
-        key = int(b.key[i])
-        attached = self._body_shapes.get(key, ())
-        mass, com, inertia, extent = combine((h.shape, h.density) for h in attached)
-        b.min_extent[i] = min_extent(h.shape for h in attached)
-        old_com = b.com[i].copy()
-        b.com[i] = com
-        if b.btype[i] != DYNAMIC:
-            b.mass[i] = b.inv_mass[i] = b.inertia[i] = b.inv_inertia[i] = 0.0
-        elif mass > 0.0:
-            b.mass[i], b.inv_mass[i] = mass, 1.0 / mass
-            b.inertia[i] = inertia
-            b.inv_inertia[i] = 1.0 / inertia if inertia > 0.0 else 0.0
-        else:
-            b.mass[i], b.inv_mass[i] = 1.0, 1.0  # documented: unit mass, no rotation
-            b.inertia[i] = b.inv_inertia[i] = 0.0
-        b.extent[i] = extent
-        # Keep the velocity of the material points: the centre moved, v follows w x d.
-        c, s = math.cos(b.angle[i]), math.sin(b.angle[i])
-        dx, dy = b.com[i] - old_com
-        wx, wy = c * dx - s * dy, s * dx + c * dy
-        b.vel[i, 0] -= b.angvel[i] * wy
-        b.vel[i, 1] += b.angvel[i] * wx
-
-    def _override_mass(self, body, mass=None, inertia=None):
-        self._check_unlocked()
-        i = self._body_row(body)
-        if self._b.btype[i] != DYNAMIC:
-            raise ValueError("only dynamic bodies have a mass to set")
-        if mass is not None:
-            m = as_positive(mass, "mass")
-            self._b.mass[i], self._b.inv_mass[i] = m, 1.0 / m
-        if inertia is not None:
-            j = as_non_negative(inertia, "inertia")
-            self._b.inertia[i] = j
-            self._b.inv_inertia[i] = 1.0 / j if j > 0.0 else 0.0
-
     # -- contacts bookkeeping -------------------------------------------------------------
-    def _pair_pieces(self):
-        return self._pair_key >> 32, self._pair_key & _pairs.PIECE_MASK
-
-    def _reserve_pair_bodies(self):
-        m = self._pair_key.size
-        if self._pair_body.shape[1] < m:
-            grown = np.empty((2, 2 * m), np.int32)
-            grown[:, : self._pair_body.shape[1]] = self._pair_body
-            self._pair_body = grown
-
-    def _keep_pairs(self, keep):
-        """Drop the pairs with ``keep`` false now, and those the last narrowphase dropped."""
-        if self._pending_keep is not None:
-            keep = keep & (self._pending_keep != 0)
-            self._pending_keep = None
-        self._reserve_pair_bodies()
-        _pairs.compact_rows(self._rows, keep)
-        m = _pairs.compact_pairs(self._pair_key, self._hist, self._pair_body, keep)
-        self._pair_key = self._pair_key[:m]
-        self._hist = self._hist[:m]
-        self._rows = self._row_buffer[:m]
-
-    def _compact_dropped_pairs(self):
-        """Compact out the pairs the last narrowphase dropped: keys and histories only.
-        Their contact rows are left in place (the coming narrowphase rewrites them all)
-        and until then had no points, so nothing read a stale one."""
-        keep, self._pending_keep = self._pending_keep, None
-        m = _pairs.compact_pairs(self._pair_key, self._hist, self._pair_body, keep)
-        self._pair_key = self._pair_key[:m]
-        self._hist = self._hist[:m]
-        self._rows = self._row_buffer[:m]
-
     def _drop_contacts_of_body(self, i):
-        a, b = self._pair_pieces()
+        a, b = self._pairs.pieces()
         pb = self._p.body
-        self._keep_pairs((pb[a] != i) & (pb[b] != i))
-
-    def _add_pairs(self, keys):
-        if keys.size:
-            self._pair_key, self._hist = _pairs.merge_pairs(self._pair_key, self._hist, keys)
+        self._pairs.keep((pb[a] != i) & (pb[b] != i))
 
     # -- the step ---------------------------------------------------------------------------
     def step(self, dt):
@@ -460,8 +287,7 @@ class World:
             self._locked = False
 
     def _broadphase(self, dt):
-        if self._pending_keep is not None:
-            self._compact_dropped_pairs()
+        self._pairs.compact_dropped()
         P, b = self._p, self._b
         n_p = self._p_used
         if self._moved.size < n_p:
@@ -480,42 +306,41 @@ class World:
             if extra_static:
                 keys = _bp.tree_find_pairs(*self._static_tree.arrays, *tree.arrays,
                                            np.array(extra_static, dtype=np.int32), P.body, P.dynamic)
-                self._add_pairs(keys)
+                self._pairs.add(keys)
         if moved.size:
             keys = _bp.tree_find_pairs(*tree.arrays, *self._static_tree.arrays, moved, P.body, P.dynamic)
-            self._add_pairs(keys)
+            self._pairs.add(keys)
 
     def _narrowphase(self, dt):
-        m = self._pair_key.size
+        pairs = self._pairs
+        m = len(pairs)
         if m == 0:
             return
-        self._reserve_pair_bodies()
-        if self._row_buffer.shape[0] < m:
-            self._row_buffer = np.empty((2 * m, CONTACT_SIZE))
-        self._rows = self._row_buffer[:m]
+        pairs.reserve()
         P, b = self._p, self._b
         keep = np.empty(m, np.uint8)
-        _np.update_contacts(self._pair_key, self._hist, self._rows, keep, self._pair_body,
+        _np.update_contacts(pairs.keys, pairs.hist, pairs.rows, keep, pairs.bodies,
                             P.body, P.start, P.count, P.radius, P.friction, P.restitution, P.fat,
                             self._g.verts, self._g.norms, self._g.ghost, b.pos, b.angle, b.com, b.vel,
                             b.angvel, b.extent, dt, K.SPECULATIVE_DISTANCE, 0.1 * K.LINEAR_SLOP,
                             self._mixing)
         if not keep.all():
-            self._pending_keep = keep
+            pairs.pending_keep = keep
 
     def _solve(self, dt):
         b, n = self._b, self._n
         if n == 0:
             return
-        m = self._pair_key.size
+        pairs = self._pairs
+        m = len(pairs)
         gx, gy = self._gravity
         _sv.step_bodies(dt, self.substeps, gx, gy, K.CONTACT_HERTZ, K.CONTACT_DAMPING_RATIO,
                         K.MAX_PUSHOUT_SPEED, K.RESTITUTION_THRESHOLD, K.LINEAR_SLOP, K.MAX_LINEAR_SPEED,
                         K.MAX_ROTATION, b.btype[:n], b.inv_mass[:n], b.inv_inertia[:n], b.com[:n],
                         b.force[:n], b.torque[:n], b.lin_damp[:n], b.ang_damp[:n],
                         b.gravity_scale[:n], b.pos[:n], b.angle[:n], b.vel[:n], b.angvel[:n],
-                        b.moved[:n], self._pair_body[0, :m], self._pair_body[1, :m], self._rows,
-                        self._hist)
+                        b.moved[:n], pairs.bodies[0, :m], pairs.bodies[1, :m], pairs.rows,
+                        pairs.hist)
 
     def _save_start_poses(self):
         n = self._n
@@ -586,7 +411,7 @@ class World:
         """
         from .kernels.layout import C_TOUCHING  # here: keeps this read-only addition self-contained
 
-        return int(np.count_nonzero(self._rows[:self._pair_key.size, C_TOUCHING] > 0.0))
+        return int(np.count_nonzero(self._pairs.rows[:, C_TOUCHING] > 0.0))
 
     def broadphase_boxes(self):
         """The broadphase trees' live nodes, read-only copies for drawing and inspection.
@@ -628,4 +453,4 @@ class World:
         debug_draw.draw_world(self, drawer, debug_draw.DrawFlags.SHAPES if flags is None else flags)
 
     def __repr__(self):
-        return f"<World {self._n} bodies, {self._pair_key.size} pairs, gravity={self._gravity}>"
+        return f"<World {self._n} bodies, {len(self._pairs)} pairs, gravity={self._gravity}>"

@@ -37,7 +37,7 @@ def test_pyramid_stands_five_seconds(base, top_limit):
 
 
 def _deepest_penetration(world):
-    rows = world._rows
+    rows = world._pairs.rows
     seps = [rows[rows[:, L.C_COUNT] > p, L.C_POINTS + p * L.P_STRIDE + L.P_SEP] for p in range(2)]
     return -min(0.0, float(np.concatenate(seps).min()))
 

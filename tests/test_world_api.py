@@ -122,8 +122,8 @@ def test_materials_mixing_rules():
         b = world.create_body(position=(0.9, 0))
         b.add_shape(Circle(0.5), friction=0.8, restitution=0.1)
         world.step(1 / 60)
-        assert world._rows[0, 3] == pytest.approx(friction)
-        assert world._rows[0, 4] == pytest.approx(restitution)
+        assert world._pairs.rows[0, 3] == pytest.approx(friction)
+        assert world._pairs.rows[0, 4] == pytest.approx(restitution)
     with pytest.raises(ValueError, match="mixing"):
         World(mixing="chipmunk")
 
@@ -135,12 +135,12 @@ def test_teleporting_a_body_finds_new_contacts():
     b = world.create_body(position=(50, 0))
     b.add_shape(Circle(0.5))
     world.step(1 / 60)
-    assert world._pair_key.size == 0
+    assert len(world._pairs) == 0
     b.position = (0.8, 0)
     world.step(1 / 60)
     # found at once, and the overlap is being pushed out (by position: the relax pass
     # takes the push-out velocity back, as in Box2D)
-    assert world._pair_key.size == 1
+    assert len(world._pairs) == 1
     assert b.position[0] - a.position[0] > 0.8
 
 
