@@ -193,6 +193,14 @@ def warm_start(work, wa, wb, state):
         _store(state, b, mb, ib, vbx, vby, wb_)
 
 
+@njit_inline
+def _apply(imp, dx, dy, ra, rb, ma, mb, ia, ib, vax, vay, wva, vbx, vby, wvb):
+    """Velocities after an impulse ``imp`` along ``d``: ``-imp d`` on A, ``+imp d`` on B,
+    with ``r = anchor x d`` on each side."""
+    return (vax - ma * dx * imp, vay - ma * dy * imp, wva - ia * ra * imp,
+            vbx + mb * dx * imp, vby + mb * dy * imp, wvb + ib * rb * imp)
+
+
 @njit
 def solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap, use_bias,
           reverse):
@@ -259,12 +267,8 @@ def solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap
                     # created energy (a struck row of five came off with 2.2 times it).
                     work[k, base + Q_RELV] = first
             work[k, base + Q_MAXNI] = max(most, new)
-            vax -= ma * nx * imp
-            vay -= ma * ny * imp
-            wva -= ia * rna * imp
-            vbx += mb * nx * imp
-            vby += mb * ny * imp
-            wvb += ib * rnb * imp
+            vax, vay, wva, vbx, vby, wvb = _apply(imp, nx, ny, rna, rnb, ma, mb, ia, ib,
+                                                  vax, vay, wva, vbx, vby, wvb)
         if not use_bias:
             # Friction, in the relax pass only: the biased pass's extra velocity would
             # otherwise leak into the friction impulses (Box2D #1050).
@@ -282,12 +286,8 @@ def solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap
                 new = min(max(acc - work[k, base + Q_TMASS] * vt, -limit), limit)
                 imp = new - acc
                 work[k, base + Q_TI] = new
-                vax -= ma * tx * imp
-                vay -= ma * ty * imp
-                wva -= ia * rta * imp
-                vbx += mb * tx * imp
-                vby += mb * ty * imp
-                wvb += ib * rtb * imp
+                vax, vay, wva, vbx, vby, wvb = _apply(imp, tx, ty, rta, rtb, ma, mb, ia, ib,
+                                                      vax, vay, wva, vbx, vby, wvb)
         _store(state, a, ma, ia, vax, vay, wva)
         _store(state, b, mb, ib, vbx, vby, wvb)
 
