@@ -4,7 +4,9 @@
 
     broadphase   refresh fat boxes, reinsert escaped proxies, find new pairs (sorted)
     narrowphase  manifold per tracked pair, impulses matched by feature id
-    solver       soft step: substeps of integrate / warm start / solve / relax, restitution
+    solver       soft step: contacts in colour order, substeps of integrate / warm start /
+                 solve / relax, restitution
+    continuous   fast bodies swept from their start pose, clamped to the first impact
 
 Everything per body, per piece and per contact happens inside those kernels; the
 Python code here only validates user input and keeps the arrays consistent.
