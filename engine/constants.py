@@ -14,11 +14,22 @@ LINEAR_SLOP = 0.005
 # 4 x slop, as Box2D. A larger margin creates more contacts and "ghost" bumps.
 SPECULATIVE_DISTANCE = 4.0 * LINEAR_SLOP
 
+# A pair's manifold is refreshed from its cache instead of recomputed while neither
+# body's points have moved more than this, in meters, relative to the other since it
+# was computed (``kernels/narrowphase.py``). A tenth of the slop: the refreshed
+# separations are exact for the cached points, and a point the cache lacks is off by
+# at most this. 0 recomputes every manifold every step, as Box2D does.
+MANIFOLD_REUSE_TOLERANCE = 0.1 * LINEAR_SLOP
+
 # Fat AABB margin for moving proxies: at most this, in meters, and at most
 # AABB_MARGIN_FRACTION of the shape's extent. A bigger margin reinserts fewer
 # proxies per step but produces more candidate pairs.
 AABB_MARGIN = 0.05
 AABB_MARGIN_FRACTION = 0.125
+# A moving proxy's fat box also reaches this many steps of its current motion ahead
+# (Box2D v2's displacement multiplier, 4 there counting the step itself): fast bodies
+# leave their boxes every few steps instead of every step.
+AABB_PREDICTION = 0.0
 
 # Solver: substeps per step and the soft-contact stiffness (Box2D v3 "soft step").
 # CONTACT_HERTZ is the contact spring frequency in Hz, clamped to a quarter of the

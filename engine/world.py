@@ -298,7 +298,8 @@ class World(WorldShapes):
         moved_count = _px.refresh_proxies(
             P.alive[:n_p], P.body[:n_p], P.start[:n_p], P.count[:n_p], P.radius[:n_p],
             P.node[:n_p], P.fat[:n_p], self._g.verts, b.btype, b.pos, b.angle, b.vel, b.angvel,
-            b.extent, b.moved, dt, K.SPECULATIVE_DISTANCE, K.AABB_MARGIN, K.AABB_MARGIN_FRACTION, *tree.arrays, self._moved)
+            b.extent, b.moved, dt, K.SPECULATIVE_DISTANCE, K.AABB_MARGIN, K.AABB_MARGIN_FRACTION,
+            K.AABB_PREDICTION, *tree.arrays, self._moved)
         moved = self._moved[:moved_count]
         if self._teleported:
             extra_dyn = [node for st, node in self._teleported if not st]
@@ -325,7 +326,7 @@ class World(WorldShapes):
                             P.body, P.start, P.count, P.radius, P.friction, P.restitution, P.fat,
                             self._g.verts, self._g.norms, self._g.ghost, b.pos, b.angle, b.com, b.vel,
                             b.angvel, b.extent, dt, K.SPECULATIVE_DISTANCE, 0.1 * K.LINEAR_SLOP,
-                            self._mixing)
+                            K.MANIFOLD_REUSE_TOLERANCE, self._mixing)
         if not keep.all():
             pairs.pending_keep = keep
 

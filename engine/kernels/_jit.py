@@ -8,7 +8,18 @@ one FMA instruction (one rounding instead of two). The solver's passes are chain
 dependent multiply-adds, so this shortens them (measured: 20 % per contact pass).
 Reassociation and the other fast-math licences stay off: the tests compare against
 closed forms to 1e-12, and a run must be bit-identical to the next on the same
-machine, which FMA keeps (the same instructions every time).
+machine.
+
+``njit_exact`` leaves ``contract`` off too. The collision kernels (``manifold``,
+``clip``, ``seams``, ``narrowphase``, ``shape_pairs``) use it: with contraction on,
+their freshly compiled code and the code Numba loads back from its cache fused
+different multiply-adds, so the first run of a program after a change (cold) and the
+runs after it (warm) differed in the last bits of some manifolds, and the trajectories
+drifted apart after a few dozen steps of rain2000. The solver and integrator kernels
+showed no such difference and keep ``contract`` (worth 20 % per solver pass); the
+collision kernels lose at most 7 % (box pairs), and most manifolds are refreshed from
+the pair's cache anyway (``narrowphase``). ``tests/test_determinism.py`` runs a scene
+cold and warm in subprocesses and compares the states bit for bit.
 
 Set ``NUMBA_DISABLE_JIT=1`` to run every kernel as plain Python (slow; for debugging
 and coverage).
@@ -23,4 +34,7 @@ njit = numba.njit(cache=True, error_model="numpy", nogil=True, fastmath={"contra
 # 227 ns for a box-box manifold through four nested calls against ~60 ns inlined.
 njit_inline = numba.njit(cache=True, error_model="numpy", nogil=True, inline="always", fastmath={"contract"})
 
-__all__ = ["njit", "njit_inline"]
+# Without FMA contraction: identical results from fresh and cached compiles (see above).
+njit_exact = numba.njit(cache=True, error_model="numpy", nogil=True)
+
+__all__ = ["njit", "njit_exact", "njit_inline"]

@@ -6,7 +6,7 @@ seam-aware choice of reference face for pairs with such a piece.
 """
 import math
 
-from ._jit import njit, njit_inline
+from ._jit import njit_exact as njit, njit_inline
 from .seams import _off_outline, _snap_face, _straight_run
 
 # Layout of one manifold record.

@@ -51,18 +51,30 @@ P_STRIDE = 13
 MAX_POINTS = 2
 CONTACT_SIZE = C_POINTS + MAX_POINTS * P_STRIDE
 
-# Pair history: what a pair carries from one step to the next (the feature ids of its
-# points and their accumulated impulses, for warm starting), one row of HIST_SIZE
-# float64 per tracked pair. The pair set merges and compacts these small rows; the
-# contact rows above are rewritten by the narrowphase every step and never move
-# (moving 352-byte rows cost rain2000 0.4 ms a step).
+# Pair history: what a pair carries from one step to the next, one row of HIST_SIZE
+# float64 per tracked pair: the feature ids of its points and their accumulated
+# impulses (warm starting), and its cached manifold. The pair set merges and compacts
+# these rows; the contact rows above are rewritten by the narrowphase every step and
+# never move (moving 352-byte rows cost rain2000 0.4 ms a step).
 H_COUNT = 0  # points last step
 H_POINTS = 1  # per point, at H_POINTS + p * H_STRIDE:
 H_ID = 0  # feature id
 H_NI = 1  # accumulated normal impulse
 H_TI = 2  # accumulated tangent impulse
 H_STRIDE = 3
-HIST_SIZE = H_POINTS + MAX_POINTS * H_STRIDE
+# The manifold cache (see ``narrowphase.py``): the manifold in the bodies' own frames
+# and the relative pose it was computed at. While the pose has barely changed, the
+# narrowphase refreshes this manifold instead of running the collision routine.
+H_CACHE = H_POINTS + MAX_POINTS * H_STRIDE  # 0: none; 1: pose of B in A's frame; 2: A in B's
+H_RX = H_CACHE + 1  # that relative pose: centre-of-mass offset and angle
+H_RY = H_CACHE + 2
+H_RA = H_CACHE + 3
+H_REACH = H_CACHE + 4  # how far the bodies could approach within the step, then
+H_LNX = H_CACHE + 5  # normal in A's frame
+H_LNY = H_CACHE + 6
+H_LP = H_CACHE + 7  # per point, at H_LP + p * H_LP_STRIDE: the point on A's surface in
+H_LP_STRIDE = 4  # A's frame (relative to A's origin), then the point on B's in B's
+HIST_SIZE = H_LP + MAX_POINTS * H_LP_STRIDE
 
 # The solver's body state, one row of 8 float64 (one cache line) per body: velocity,
 # angular velocity, and the displacement and rotation since the step began.

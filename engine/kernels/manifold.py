@@ -22,7 +22,7 @@ pieces whose cores are apart (where face-normal SAT alone would only give a boun
 """
 import math
 
-from ._jit import njit, njit_inline
+from ._jit import njit_exact as njit, njit_inline
 # The record layout is re-exported: callers read manifolds through this module.
 from .clip import (M_COUNT, M_ID1, M_ID2, M_NX, M_NY, M_P1X, M_P1Y, M_P2X,  # noqa: F401
                    M_P2Y, M_S1, M_S2, M_SEP, MANIFOLD_SIZE, _clip, _seam_faces)
@@ -215,9 +215,11 @@ def _polygons(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_tol,
 
     # Two capsule cores (segments) have no area: their face normals cannot see a gap
     # along their common line, so collinear segments would pass SAT however far apart.
-    # Their projections on the segment's direction tell.
+    # Their projections on the segment's direction tell. (Also for cores a hair apart
+    # sideways, sep in (0, flip_tol]: those would be clipped below, and clipping two
+    # end-to-end segments gave two points a full diameter deep.)
     along = False
-    if sep <= 0.0 and ka == 2 and kb == 2:
+    if sep <= flip_tol and ka == 2 and kb == 2:
         tx = v[sa + 1, 0] - v[sa, 0]
         ty = v[sa + 1, 1] - v[sa, 1]
         a0 = v[sa, 0] * tx + v[sa, 1] * ty

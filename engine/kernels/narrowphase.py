@@ -4,14 +4,30 @@ Reads the pair list (sorted keys), the pieces' geometry and fat AABBs and the bo
 poses; writes the contact rows (layout in ``layout.py``) and a keep flag per pair.
 A pair whose fat AABBs no longer overlap is dropped; the broadphase will find it
 again if they come back together.
+
+Manifold cache. Most pairs in a resting pile move by micrometres relative to each other
+from one step to the next, and their manifolds barely change. Each pair keeps its last
+computed manifold in the bodies' own frames (the normal in A's, each point as a point
+on A's surface in A's frame and one on B's in B's) with the relative pose it was
+computed at. While the relative pose stays within ``reuse_tol`` of that pose (every
+point of the moving body within ``reuse_tol`` of where it was) and the bodies cannot
+approach faster than then, the cached points are carried to the current poses and
+their separations measured there, and the collision routine is skipped. Persistent
+manifolds (Bullet) and PhysX's contact cache do the same; Box2D v3 recomputes every
+manifold every step. The refreshed separation is exact for the cached pair of surface
+points; what the cache misses is a new point entering the speculative margin or a
+clipped point sliding, both bounded by the tolerance. Points beyond the margin when
+the manifold was computed stay more than ``margin - reuse_tol`` apart, so none can be
+touched without the manifold being recomputed first.
 """
 import math
 
 import numpy as np
 
-from ._jit import njit
+from ._jit import njit_exact as njit
 from .layout import (C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, C_TOUCHING,
-                     CONTACT_SIZE, H_COUNT, H_ID, H_NI, H_POINTS, H_STRIDE, H_TI, MAX_POINTS,
+                     CONTACT_SIZE, H_CACHE, H_COUNT, H_ID, H_LNX, H_LNY, H_LP, H_LP_STRIDE,
+                     H_NI, H_POINTS, H_RA, H_REACH, H_RX, H_RY, H_STRIDE, H_TI, MAX_POINTS,
                      P_ADJ, P_ID, P_NI, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY,
                      P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI)
 from .manifold import (M_COUNT, M_ID1, M_NX, M_NY, M_P1X, M_P1Y, M_S1, MANIFOLD_SIZE,
@@ -25,7 +41,8 @@ MIX_PYMUNK = 1  # friction a*b, restitution a*b (Chipmunk's rule)
 def update_contacts(keys, hist, rows, keep, pair_body,
                     piece_body, piece_start, piece_count, piece_radius, piece_friction,
                     piece_restitution, piece_fat, verts, norms, ghost,
-                    pos, angle, com, vel, angvel, extent, dt, margin, flip_tol, mixing):
+                    pos, angle, com, vel, angvel, extent, dt, margin, flip_tol, reuse_tol,
+                    mixing):
     """Recompute the manifold of every tracked pair.
 
     Parameters
@@ -57,6 +74,10 @@ def update_contacts(keys, hist, rows, keep, pair_body,
         so ordinary speeds never need a sweep.
     flip_tol : float
         Reference-face hysteresis (see ``manifold.collide_pieces``).
+    reuse_tol : float
+        How far, in meters, the points of one body may have moved relative to the
+        other since the pair's manifold was computed for it to be refreshed rather than
+        recomputed (see the module docstring). 0 recomputes every manifold.
     mixing : int
         MIX_BOX2D or MIX_PYMUNK.
     """
@@ -98,11 +119,79 @@ def update_contacts(keys, hist, rows, keep, pair_body,
         dvy = vel[bb, 1] - vel[ba, 1]
         reach = dt * (math.sqrt(dvx * dvx + dvy * dvy) + abs(angvel[ba]) * extent[ba]
                       + abs(angvel[bb]) * extent[bb])
-        n = collide_pieces(verts, norms, ghost, piece_start[a], piece_count[a], piece_radius[a],
-                           (pos[ba, 0], pos[ba, 1], ca, sa),
-                           piece_start[b], piece_count[b], piece_radius[b],
-                           (pos[bb, 0], pos[bb, 1], cb, sb),
-                           margin + reach, flip_tol, scratch_v, scratch_n, man)
+        # world centres of mass
+        cax = pos[ba, 0] + ca * com[ba, 0] - sa * com[ba, 1]
+        cay = pos[ba, 1] + sa * com[ba, 0] + ca * com[ba, 1]
+        cbx = pos[bb, 0] + cb * com[bb, 0] - sb * com[bb, 1]
+        cby = pos[bb, 1] + sb * com[bb, 0] + cb * com[bb, 1]
+        # the pose of the body with the smaller extent in the other's frame
+        small_b = extent[bb] <= extent[ba]
+        if small_b:
+            dx = cbx - cax
+            dy = cby - cay
+            rx = ca * dx + sa * dy
+            ry = ca * dy - sa * dx
+            ra = angle[bb] - angle[ba]
+            reach_s = extent[bb]
+        else:
+            dx = cax - cbx
+            dy = cay - cby
+            rx = cb * dx + sb * dy
+            ry = cb * dy - sb * dx
+            ra = angle[ba] - angle[bb]
+            reach_s = extent[ba]
+        cache = hist[i, H_CACHE]
+        reuse = False
+        if cache == (1.0 if small_b else 2.0) and reach <= hist[i, H_REACH] + reuse_tol:
+            ex = rx - hist[i, H_RX]
+            ey = ry - hist[i, H_RY]
+            moved_by = math.sqrt(ex * ex + ey * ey) + abs(ra - hist[i, H_RA]) * reach_s
+            reuse = moved_by <= reuse_tol
+        if reuse:
+            n = int(hist[i, H_COUNT])
+            lnx = hist[i, H_LNX]
+            lny = hist[i, H_LNY]
+            man[M_NX] = ca * lnx - sa * lny
+            man[M_NY] = sa * lnx + ca * lny
+            for p in range(n):
+                lp = H_LP + p * H_LP_STRIDE
+                pax = pos[ba, 0] + ca * hist[i, lp] - sa * hist[i, lp + 1]
+                pay = pos[ba, 1] + sa * hist[i, lp] + ca * hist[i, lp + 1]
+                pbx = pos[bb, 0] + cb * hist[i, lp + 2] - sb * hist[i, lp + 3]
+                pby = pos[bb, 1] + sb * hist[i, lp + 2] + cb * hist[i, lp + 3]
+                dst = M_P1X + 4 * p
+                man[dst] = 0.5 * (pax + pbx)
+                man[dst + 1] = 0.5 * (pay + pby)
+                man[dst + 2] = (pbx - pax) * man[M_NX] + (pby - pay) * man[M_NY]
+                man[dst + 3] = hist[i, H_POINTS + p * H_STRIDE + H_ID]
+        else:
+            n = collide_pieces(verts, norms, ghost, piece_start[a], piece_count[a],
+                               piece_radius[a], (pos[ba, 0], pos[ba, 1], ca, sa),
+                               piece_start[b], piece_count[b], piece_radius[b],
+                               (pos[bb, 0], pos[bb, 1], cb, sb),
+                               margin + reach, flip_tol, scratch_v, scratch_n, man)
+            if reuse_tol > 0.0:
+                hist[i, H_CACHE] = 1.0 if small_b else 2.0
+                hist[i, H_RX] = rx
+                hist[i, H_RY] = ry
+                hist[i, H_RA] = ra
+                hist[i, H_REACH] = reach
+                nx = man[M_NX]
+                ny = man[M_NY]
+                hist[i, H_LNX] = ca * nx + sa * ny
+                hist[i, H_LNY] = ca * ny - sa * nx
+                for p in range(n):
+                    src = M_P1X + 4 * p
+                    half = 0.5 * man[src + 2]
+                    ux = man[src] - half * nx - pos[ba, 0]
+                    uy = man[src + 1] - half * ny - pos[ba, 1]
+                    vx = man[src] + half * nx - pos[bb, 0]
+                    vy = man[src + 1] + half * ny - pos[bb, 1]
+                    lp = H_LP + p * H_LP_STRIDE
+                    hist[i, lp] = ca * ux + sa * uy
+                    hist[i, lp + 1] = ca * uy - sa * ux
+                    hist[i, lp + 2] = cb * vx + sb * vy
+                    hist[i, lp + 3] = cb * vy - sb * vx
         old_count = int(hist[i, H_COUNT])
         for p in range(old_count):
             base = H_POINTS + p * H_STRIDE
@@ -124,11 +213,6 @@ def update_contacts(keys, hist, rows, keep, pair_body,
         ny = man[M_NY]
         rows[i, C_NX] = nx
         rows[i, C_NY] = ny
-        # world centres of mass
-        cax = pos[ba, 0] + ca * com[ba, 0] - sa * com[ba, 1]
-        cay = pos[ba, 1] + sa * com[ba, 0] + ca * com[ba, 1]
-        cbx = pos[bb, 0] + cb * com[bb, 0] - sb * com[bb, 1]
-        cby = pos[bb, 1] + sb * com[bb, 0] + cb * com[bb, 1]
         for p in range(n):
             src = M_P1X + 4 * p
             px = man[src]

@@ -12,7 +12,7 @@ kernels' cold compile time.
 """
 import math
 
-from ._jit import njit, njit_inline
+from ._jit import njit_exact as njit, njit_inline
 
 # Per-vertex seam data, rows of the ``ghost`` pool parallel to the vertices (built by
 # ``shapes.py`` from ``decompose.interior_edges`` and ``decompose.outline_cones``).

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from ._jit import njit
+from ._jit import njit_exact as njit
 from .geometry import piece_box
 from .manifold import collide_pieces
 from .seams import GHOST_SIZE

@@ -106,7 +106,7 @@ def brute_pairs(moved, model_t, model_s, body, dynamic):
 
 
 @FAST
-@given(st.integers(0, 2**32 - 1), st.integers(2, 80), st.integers(0, 40), st.sampled_from([3.0, 15.0, 50.0]),
+@given(st.integers(0, 2**32 - 1), st.integers(2, 200), st.integers(0, 40), st.sampled_from([3.0, 15.0, 50.0]),
        st.floats(0.1, 1.0), st.sampled_from([1, 3, 10, 10**6]))
 def test_pairs_match_brute_force(seed, n_dyn, n_static, spread, moved_fraction, n_bodies):
     rng = np.random.default_rng(seed)
@@ -125,6 +125,8 @@ def test_pairs_match_brute_force(seed, n_dyn, n_static, spread, moved_fraction, 
     moved = np.concatenate([moved, moved[:2]])  # a proxy listed twice must not duplicate keys
     expected = brute_pairs(moved.tolist(), model_t, model_s, body, dynamic)
     event(f"pairs: {'none' if expected.size == 0 else 'few' if expected.size < 10 else 'many'}")
+    # both ways of finding them: per-leaf queries, or one descent when many leaves moved
+    event(f"path: {'descent' if 4 * moved.size > n_dyn and moved.size > 32 else 'queries'}")
 
     keys = tree_find_pairs(*dyn_tree.arrays, *static_tree.arrays, moved, body, dynamic)
     assert keys.dtype == np.int64
