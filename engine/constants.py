@@ -26,10 +26,6 @@ MANIFOLD_REUSE_TOLERANCE = 0.1 * LINEAR_SLOP
 # proxies per step but produces more candidate pairs.
 AABB_MARGIN = 0.05
 AABB_MARGIN_FRACTION = 0.125
-# A moving proxy's fat box also reaches this many steps of its current motion ahead
-# (Box2D v2's displacement multiplier, 4 there counting the step itself): fast bodies
-# leave their boxes every few steps instead of every step.
-AABB_PREDICTION = 0.0
 
 # Solver: substeps per step and the soft-contact stiffness (Box2D v3 "soft step").
 # CONTACT_HERTZ is the contact spring frequency in Hz, clamped to a quarter of the

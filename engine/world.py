@@ -299,7 +299,7 @@ class World(WorldShapes):
             P.alive[:n_p], P.body[:n_p], P.start[:n_p], P.count[:n_p], P.radius[:n_p],
             P.node[:n_p], P.fat[:n_p], self._g.verts, b.btype, b.pos, b.angle, b.vel, b.angvel,
             b.extent, b.moved, dt, K.SPECULATIVE_DISTANCE, K.AABB_MARGIN, K.AABB_MARGIN_FRACTION,
-            K.AABB_PREDICTION, *tree.arrays, self._moved)
+            *tree.arrays, self._moved)
         moved = self._moved[:moved_count]
         if self._teleported:
             extra_dyn = [node for st, node in self._teleported if not st]

@@ -25,7 +25,7 @@ def fat_margin(maxx, maxy, minx, miny, margin, fraction):
 def refresh_proxies(piece_alive, piece_body, piece_start, piece_count, piece_radius, piece_node,
                     piece_fat, verts, btype, pos, angle, vel, angvel, extent, moved_body, dt,
                     speculative,
-                    margin, fraction, prediction, aabb, parent, child1, child2, height, user, meta, moved):
+                    margin, fraction, aabb, parent, child1, child2, height, user, meta, moved):
     """Re-box the pieces of moving bodies; update the tree for those that left their fat box.
 
     The tight box is swept along the body's motion over the coming step (the box at
@@ -67,15 +67,10 @@ def refresh_proxies(piece_alive, piece_body, piece_start, piece_count, piece_rad
         if x0 >= f[0] and y0 >= f[1] and x1 <= f[2] and y1 <= f[3]:
             continue
         g = fat_margin(x1, y1, x0, y0, margin, fraction)
-        # and ahead along the motion, for ``prediction`` more steps (Box2D v2's
-        # displacement multiplier): a falling body leaves its box every few steps
-        # rather than every step
-        px = prediction * tx
-        py = prediction * ty
-        f[0] = x0 - g + min(px, 0.0)
-        f[1] = y0 - g + min(py, 0.0)
-        f[2] = x1 + g + max(px, 0.0)
-        f[3] = y1 + g + max(py, 0.0)
+        f[0] = x0 - g
+        f[1] = y0 - g
+        f[2] = x1 + g
+        f[3] = y1 + g
         moved[n_moved] = i
         n_moved += 1
     if 4 * n_moved > meta[META_LEAVES] and n_moved > 32:
