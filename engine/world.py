@@ -3,7 +3,8 @@
 ``World.step(dt)`` is a short list of stage kernels (see ``docs/pipeline.md``)::
 
     broadphase   refresh fat boxes, reinsert escaped proxies, find new pairs (sorted)
-    narrowphase  manifold per tracked pair, impulses matched by feature id
+    narrowphase  manifold per tracked pair (cached while the pair barely moved), impulses
+                 matched by feature id
     solver       soft step: contacts in colour order, substeps of integrate / warm start /
                  solve / relax, restitution
     continuous   fast bodies swept from their start pose, clamped to the first impact
