@@ -38,9 +38,8 @@ shapes = st.one_of(
     st.builds(lambda n, r: Polygon([(r * math.cos(2 * math.pi * i / n), r * math.sin(2 * math.pi * i / n))
                                     for i in range(n)]), st.integers(3, 8), st.floats(0.2, 1.0)),
     st.builds(lambda a, b, r: Segment((-a, 0.0), (b, 0.0), radius=r), sizes, sizes, st.floats(0.01, 0.2)),
+    st.just(Polygon(scenes.gear_outline())),  # concave: pieces with seams
 )
-# Concave shapes are left out of the comparison: their fresh manifolds are not continuous
-# under small motions (see the xfail below), so "cached = fresh" cannot be asked of them.
 
 
 def _points(rows):
@@ -207,15 +206,13 @@ def test_end_to_end_capsules_a_hair_apart_sideways_touch_at_their_ends(reuse_tol
     assert sep == pytest.approx(math.hypot(0.25 - 1e-3, offset) - 0.25, abs=1e-12)
 
 
-@pytest.mark.xfail(strict=True, reason="known: a concave piece's seam rules can clip a near-touch "
-                   "into a phantom contact 2 cm deep (world narrowphase only)")
 def test_near_touch_of_a_rounded_box_and_a_gear_reports_no_deep_contact(reuse_tolerance):
-    # Found by the property test above while it included concave shapes. ``collide``
-    # finds no overlap here and one piece of the gear reports its true near-touch
-    # (separation +0.2 mm), but another piece's manifold, clipped within the
-    # reference-face tolerance, comes out 2 cm deep along a normal 30 degrees off.
-    # Resting contacts keep their cached manifold and do not meet it; it remains a
-    # narrowphase bug for the concave seam code (kernels/seams.py, clip.py).
+    # Found by the property test above. ``collide`` finds the shapes 0.2 mm apart and
+    # one piece of the gear reports that near-touch, but another piece's manifold came
+    # out 2 cm deep along a normal 30 degrees off: SAT's bound (4 mm into the rounding)
+    # called the pair overlapping, the seam rules fell back to plain SAT, and clipping
+    # extrapolated an edge lying wholly past the box's corner. The exact core distance,
+    # already computed on that path, now decides whether the shapes are apart.
     box = Polygon([(-1.0, -0.6153321917217539), (1.0, -0.6153321917217539),
                    (1.0, 0.6153321917217539), (-1.0, 0.6153321917217539)], radius=0.05)
     gear = Polygon(scenes.gear_outline())

@@ -278,6 +278,11 @@ def _polygons(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_tol,
             out[M_S1] = d - rsum
             out[M_ID1] = float(flip * 65536 + 255 * 256 + 255)
             return
+        # A face realises the distance. For the seam rules below, whether the shapes
+        # are apart is now known exactly: SAT's bound can say "overlapping" for a piece
+        # that only nears the other one past a face's end, and its plain-SAT fallback
+        # then clipped an edge lying wholly beyond that face into a contact 2 cm deep.
+        apart = d
 
     if not seamy:
         if flip:
