@@ -100,9 +100,9 @@ def collide(shape_a, pose_a, shape_b, pose_b):
     pa = as_pose(pose_a, "pose_a")
     pb = as_pose(pose_b, "pose_b")
     rows = _rows((len(shape_a._starts) - 1) * (len(shape_b._starts) - 1))
-    filled = collide_shapes(shape_a._verts, shape_a._norms, shape_a._ghost, shape_a._starts,
-                            shape_a._radius, pa, shape_b._verts, shape_b._norms, shape_b._ghost,
-                            shape_b._starts, shape_b._radius, pb, 0.0, rows)
+    filled = collide_shapes(shape_a._pack, shape_a._starts, shape_a._radius, pa[0], pa[1], pa[2],
+                            shape_b._pack, shape_b._starts, shape_b._radius, pb[0], pb[1], pb[2],
+                            0.0, rows)
     if filled == 0:
         return None
     if filled == 1:  # the common case, one convex piece each: no searching
@@ -149,7 +149,7 @@ def overlaps(shape_a, pose_a, shape_b, pose_b):
     pa = as_pose(pose_a, "pose_a")
     pb = as_pose(pose_b, "pose_b")
     rows = _rows((len(shape_a._starts) - 1) * (len(shape_b._starts) - 1))
-    filled = collide_shapes(shape_a._verts, shape_a._norms, shape_a._ghost, shape_a._starts,
-                            shape_a._radius, pa, shape_b._verts, shape_b._norms, shape_b._ghost,
-                            shape_b._starts, shape_b._radius, pb, 0.0, rows)
+    filled = collide_shapes(shape_a._pack, shape_a._starts, shape_a._radius, pa[0], pa[1], pa[2],
+                            shape_b._pack, shape_b._starts, shape_b._radius, pb[0], pb[1], pb[2],
+                            0.0, rows)
     return any(sep < 0.0 for sep in rows[:filled, _k.M_SEP].tolist())

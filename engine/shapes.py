@@ -86,7 +86,8 @@ class Shape:
     same shape object can be attached to many bodies.
     """
 
-    __slots__ = ("_verts", "_norms", "_starts", "_radius", "_area", "_centroid", "_second", "_ghost")
+    __slots__ = ("_verts", "_norms", "_starts", "_radius", "_area", "_centroid", "_second", "_ghost",
+                 "_pack")
 
     def _finish(self, pieces, radius, outline=None, interior=None, cones=None):
         verts = np.ascontiguousarray(np.vstack(pieces), dtype=np.float64)
@@ -116,6 +117,9 @@ class Shape:
         # Kept writeable: Numba dispatches read-only arrays on a slower path. They are
         # private; the public accessors hand out read-only views.
         self._verts, self._norms, self._starts, self._radius = verts, np.ascontiguousarray(norms), starts, radius
+        # The same columns side by side, for ``collide`` (kernels/shape_pairs.py: one array
+        # to unbox per shape instead of three).
+        self._pack = np.ascontiguousarray(np.hstack((verts, norms, ghost)))
         self._area = float(area)
         if area > 0:
             # A disc's centroid is its centre exactly: the numeric first moment leaves

@@ -443,8 +443,7 @@ def test_face_contact_on_a_long_ground_keeps_two_points(half_width):
         lowest = 2.0 * abs(math.sin(tilt)) + 0.05 * math.cos(tilt)  # low corner below the centre
         pose = (rng.uniform(-half_width / 2, half_width / 2), rng.uniform(1e-4, 0.01) + lowest,
                 1.5 * math.pi + tilt)
-        collide_shapes(ground._verts, ground._norms, ground._ghost, ground._starts, 0.0,
-                       (0.0, 0.0, 0.0), stick._verts, stick._norms, stick._ghost, stick._starts,
-                       0.0, pose, 0.16, out)
+        collide_shapes(ground._pack, ground._starts, 0.0, 0.0, 0.0, 0.0,
+                       stick._pack, stick._starts, 0.0, *pose, 0.16, out)
         assert out[0, mk.M_COUNT] == 2.0, pose
         assert (out[0, mk.M_NX], out[0, mk.M_NY]) == (0.0, 1.0)

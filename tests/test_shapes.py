@@ -51,8 +51,11 @@ def polygon_moments(v):
 def random_convex(rng, n=None, scale=None):
     n = n or int(rng.integers(3, 12))
     scale = scale or math.exp(rng.uniform(math.log(0.1), math.log(10)))
-    ang = np.sort(rng.uniform(0, 2 * math.pi, n))
-    ang = ang[np.r_[True, np.diff(ang) > 1e-3]]
+    while True:  # angles closer than 1e-3 are merged; keep a polygon (3 or more)
+        ang = np.sort(rng.uniform(0, 2 * math.pi, n))
+        ang = ang[np.r_[True, np.diff(ang) > 1e-3]]
+        if len(ang) >= 3:
+            break
     aspect = rng.uniform(0.2, 1.0)
     off = rng.uniform(-2, 2, 2) * scale
     pts = np.column_stack((scale * np.cos(ang), aspect * scale * np.sin(ang))) + off
