@@ -364,7 +364,7 @@ class World(WorldShapes):
         P, n_p = self._p, self._p_used
         _ccd.solve_continuous(fast, K.LINEAR_SLOP, K.CCD_SAFETY_FACTOR, P.alive[:n_p],
                               P.body[:n_p], P.start[:n_p], P.count[:n_p], P.radius[:n_p],
-                              self._g.verts, self._g.norms, b.btype[:n], b.bullet[:n],
+                              P.fat[:n_p], self._g.verts, self._g.norms, b.btype[:n], b.bullet[:n],
                               b.com[:n], b.extent[:n], b.min_extent[:n], b.pos0[:n],
                               b.angle0[:n], b.pos[:n], b.angle[:n], b.moved[:n],
                               self._pairs.keys, *self._tree.arrays,

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine import Circle, Polygon, Segment, World, scenes, time_of_impact
+import engine.constants as K
 from engine.kernels import ccd as ccd_kernels
 
 from strategies import random_convex_polygon
@@ -358,3 +359,20 @@ def test_bodies_moving_fast_together_are_not_clamped_into_each_other(speed):
             expected = top + 0.2 * k
             assert bottom > expected - 0.01, (k, bottom, expected)  # never inside what carries it
             assert bottom < expected + 0.01  # and never left behind
+
+
+def test_a_body_struck_from_rest_is_swept_against_moving_bodies():
+    """A ball at rest, struck by an 80 m/s kinematic paddle, flies 1.3 m in its first
+    step towards a thin dynamic plank. Its fat box was made while it rested, so the
+    pair set knows nothing along its new path: the sweep must search the tree (found
+    in review: taking moving candidates from the pair set alone let it through)."""
+    world = World(gravity=(0.0, 0.0))
+    paddle = world.create_body("kinematic", position=(-0.5, 0.0), velocity=(80.0, 0.0))
+    paddle.add_shape(Polygon.box(0.2, 1.0))
+    ball = world.create_body(position=(-0.3, 0.0))
+    ball.add_shape(Circle(0.1), restitution=1.0)
+    plank = world.create_body(position=(1.0, 0.0))
+    plank.add_shape(Polygon.box(0.02, 2.0), density=50.0)
+    world.step(DT)
+    # stopped at the plank's face (x = 0.99), its radius short of it
+    assert ball.position[0] + 0.1 <= plank.position[0] - 0.01 + K.LINEAR_SLOP

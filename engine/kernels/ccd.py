@@ -255,8 +255,8 @@ def _body_sweep(pos0, angle0, pos, angle, com, i):
 
 @njit
 def solve_continuous(fast, slop, safety, piece_alive, piece_body, piece_start, piece_count,
-                     piece_radius, verts, norms, btype, bullet, com, extent, min_extent, pos0,
-                     angle0, pos, angle, moved, keys,
+                     piece_radius, piece_fat, verts, norms, btype, bullet, com, extent,
+                     min_extent, pos0, angle0, pos, angle, moved, keys,
                      aabb, parent, child1, child2, height, user, meta,
                      s_aabb, s_parent, s_child1, s_child2, s_height, s_user, s_meta):
     """Clamp every fast body's motion to its first time of impact this step.
@@ -271,7 +271,8 @@ def solve_continuous(fast, slop, safety, piece_alive, piece_body, piece_start, p
     safety : float
         ``find_fast``'s fraction: a moving obstacle is swept against only when the
         pair's *relative* motion is fast by the same test.
-    piece_*, verts, norms : the world's piece columns and geometry pool.
+    piece_*, verts, norms : the world's piece columns (``piece_fat``: the fat boxes the
+        broadphase left) and geometry pool.
     btype, bullet, com, extent, min_extent, pos0, angle0, pos, angle, moved : body
         columns (extents as ``find_fast`` uses them); ``pos0``/``angle0`` is
         the pose when the step began, ``pos``/``angle`` where the solver left the body.
@@ -289,13 +290,14 @@ def solve_continuous(fast, slop, safety, piece_alive, piece_body, piece_start, p
     -----
     Candidates are the pieces whose fat boxes overlap the fast piece's swept box (the
     union of its boxes at both ends, grown for the arc a turning corner bulges out
-    of its chord): static ones from the static tree; moving ones from the moving tree
-    for a bullet, and otherwise from the pieces the broadphase already paired with it.
-    Its fat box was swept along its velocity for this step, so those are the moving
-    bodies near its path unless a collision turned it off that path within the step
-    (Box2D sweeps non-bullets against static shapes only). Querying the moving tree
-    for every fast piece cost 0.65 us a piece, most of rain2000's continuous stage
-    while the rain falls. Other bodies are held at their end-of-step pose; a moving one is
+    of its chord): static ones from the static tree; moving ones from the pieces the
+    broadphase already paired with it when its swept box lies inside its fat box (that
+    box was swept along its velocity at the step's start, so those pairs are the moving
+    bodies near its path), and from the moving tree otherwise (a bullet, or a body
+    set moving or turned within the step: a ball at rest struck at 80 m/s, which the
+    pair set alone let through a thin plank). Querying the moving tree for every fast
+    piece cost 0.65 us a piece, most of rain2000's continuous stage while the rain
+    falls. Box2D sweeps non-bullets against static shapes only. Other bodies are held at their end-of-step pose; a moving one is
     skipped unless the pair's relative motion is fast by ``find_fast``'s test, and
     other fast dynamic bodies are skipped: two fast bodies meet through their
     speculative contact. When a piece already touches something at the start (a fast box sliding
@@ -373,10 +375,12 @@ def solve_continuous(fast, slop, safety, piece_alive, piece_body, piece_start, p
         center[0, 1] = cy / kp
         core_r = 0.25 * _inner_radius(verts, norms, sp, kp, rp, center[0, 0], center[0, 1])
         # Candidates (see the notes), but not this body's own pieces, nor other fast
-        # dynamic bodies'. A bullet searches both trees, any other body the static one
-        # and its paired pieces.
+        # dynamic bodies'. Within its fat box a body takes its paired pieces and the
+        # static tree; a bullet, or a body that left its fat box, searches both trees.
+        paired = (bullet[i] == 0 and x0 >= piece_fat[p, 0] and y0 >= piece_fat[p, 1]
+                  and x1 <= piece_fat[p, 2] and y1 <= piece_fat[p, 3])
         hits = 0
-        if bullet[i] == 0:
+        if paired:
             for k in range(first[p], first[p + 1]):
                 q = partner[k]
                 j = piece_body[q]
@@ -386,7 +390,7 @@ def solve_continuous(fast, slop, safety, piece_alive, piece_body, piece_start, p
                     out = _grown(out)
                 out[hits] = q
                 hits += 1
-        for tree in range(0 if bullet[i] != 0 else 1, 2):
+        for tree in range(1 if paired else 0, 2):
             if tree == 0:
                 t_aabb, t_child1, t_child2, t_height, t_user = aabb, child1, child2, height, user
                 root = meta[META_ROOT]

@@ -170,6 +170,7 @@ def update_contacts(keys, hist, rows, keep, pair_body,
                                piece_start[b], piece_count[b], piece_radius[b],
                                (pos[bb, 0], pos[bb, 1], cb, sb),
                                margin + reach, flip_tol, scratch_v, scratch_n, man)
+            hist[i, H_CACHE] = 0.0  # no cache unless written below
             if reuse_tol > 0.0:
                 hist[i, H_CACHE] = 1.0 if small_b else 2.0
                 hist[i, H_RX] = rx
