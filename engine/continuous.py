@@ -1,7 +1,7 @@
 """Swept collision queries: time of impact between two moving shapes, and shape casts.
 
 These run the continuous-collision kernel the world uses for fast bodies
-(``engine.kernels.ccd``: conservative advancement on the exact core distance), here
+(``engine.kernels.toi``: conservative advancement on the exact core distance), here
 with the contact target set to the surfaces touching.
 """
 import math
@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .kernels import ccd as _ccd
+from .kernels import toi as _toi
 from .kernels.geometry import piece_box
 from .shapes import Shape
 from .validation import as_float, as_pose, as_vec2
@@ -92,7 +92,7 @@ def time_of_impact(shape_a, pose_a, shape_b, pose_b, translation_a, translation_
     tb = as_vec2(translation_b, "translation_b")
     ra = as_float(rotation_a, "rotation_a")
     rb = as_float(rotation_b, "rotation_b")
-    t = _ccd.shapes_toi(shape_a._verts, shape_a._starts, shape_a._radius, _sweep(shape_a, pa, ta, ra),
+    t = _toi.shapes_toi(shape_a._verts, shape_a._starts, shape_a._radius, _sweep(shape_a, pa, ta, ra),
                         shape_b._verts, shape_b._starts, shape_b._radius, _sweep(shape_b, pb, tb, rb),
                         _tolerance(shape_a, shape_b, ta, tb))[0]
     return None if t < 0.0 else float(t)
@@ -136,7 +136,7 @@ def cast_shape(world, shape, pose, translation):
     hi = np.maximum(box[2:], box[2:] + tr)
     scale = max(float(np.abs(box).max()) + math.hypot(*tr), 1.0)
     b, P, n_p = world._b, world._p, world._p_used
-    piece, t, px, py, nx, ny = _ccd.cast_pieces(
+    piece, t, px, py, nx, ny = _toi.cast_pieces(
         shape._verts, shape._starts, shape._radius, _sweep(shape, pose, tr, 0.0), 1e-9 * scale,
         lo[0], lo[1], hi[0], hi[1], P.body[:n_p], P.start[:n_p], P.count[:n_p], P.radius[:n_p],
         world._g.verts, b.pos, b.angle, *world._tree.arrays, *world._static_tree.arrays)

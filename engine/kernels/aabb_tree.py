@@ -22,7 +22,7 @@ Only ``tree_validate`` accepts corrupt trees; the others size their stacks by th
 """
 import numpy as np
 
-from ._jit import njit
+from ._jit import njit, njit_inline
 
 META_ROOT = 0  # root node, -1 when the tree is empty
 META_FREE = 1  # head of the free list, -1 when the pool is full
@@ -287,37 +287,59 @@ def tree_move(aabb, parent, child1, child2, height, user, meta, leaf, minx, miny
 
 
 @njit
-def node_overlaps(aabb, i, minx, miny, maxx, maxy):
-    """Closed-box overlap of node ``i`` with [minx, miny, maxx, maxy] (touching counts)."""
-    return not (aabb[i, 0] > maxx or aabb[i, 1] > maxy or aabb[i, 2] < minx or aabb[i, 3] < miny)
+def grown(out):
+    """``out`` int64 copied into an array twice its size (an element loop, not a slice
+    copy: it compiles several times faster)."""
+    bigger = np.empty(2 * out.shape[0], np.int64)
+    for k in range(out.shape[0]):
+        bigger[k] = out[k]
+    return bigger
+
+
+@njit_inline
+def tree_collect(aabb, child1, child2, height, user, root, minx, miny, maxx, maxy, stack,
+                 out, count):
+    """Append the users of the leaves under ``root`` overlapping [minx, miny, maxx, maxy]
+    to ``out[count:]``, depth-first; returns ``(out, count)``, ``out`` replaced by a larger
+    copy when full (its first entries stay as written).
+
+    ``stack`` int32 holds at least ``height[root] + 2`` entries (depth-first keeps at most
+    one pending sibling per level). Inlined, with the caller's stack, because the stage
+    kernels query once per moved or fast piece: as a call that allocated its stack and
+    returned the grown array, a query cost more than its 40 node visits.
+    """
+    if root < 0:
+        return out, count
+    stack[0] = root
+    top = 1
+    while top > 0:
+        top -= 1
+        node = stack[top]
+        if aabb[node, 0] > maxx or aabb[node, 2] < minx or aabb[node, 1] > maxy or aabb[node, 3] < miny:
+            continue
+        if height[node] > 0:
+            stack[top] = child2[node]
+            stack[top + 1] = child1[node]
+            top += 2
+            continue
+        if count == out.shape[0]:
+            out = grown(out)
+        out[count] = user[node]
+        count += 1
+    return out, count
 
 
 @njit
 def tree_query(aabb, parent, child1, child2, height, user, meta, minx, miny, maxx, maxy, out):
     """Write the users of leaves overlapping [minx, miny, maxx, maxy] to ``out`` int64 (k,),
     depth-first. Returns the total count; past k nothing more is written, so the caller
-    grows ``out`` and asks again (results are never allocated here)."""
+    grows ``out`` and asks again."""
     root = meta[META_ROOT]
     if root < 0:
         return 0
-    # depth-first holds at most one pending sibling per level: height + 1 entries
     stack = np.empty(height[root] + 2, np.int32)
-    stack[0] = root
-    top = 1
-    count = 0
-    while top > 0:
-        top -= 1
-        node = stack[top]
-        if not node_overlaps(aabb, node, minx, miny, maxx, maxy):
-            continue
-        if height[node] == 0:
-            if count < out.shape[0]:
-                out[count] = user[node]
-            count += 1
-        else:
-            stack[top] = child2[node]
-            stack[top + 1] = child1[node]
-            top += 2
+    count = tree_collect(aabb, child1, child2, height, user, root, minx, miny, maxx, maxy,
+                         stack, out, 0)[1]
     return count
 
 

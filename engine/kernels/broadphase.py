@@ -18,16 +18,7 @@ Two ways to find them, the same pairs either way:
 import numpy as np
 
 from ._jit import njit
-from .aabb_tree import META_LEAVES, META_ROOT
-
-
-@njit
-def _grown(keys):
-    # an element loop, not a slice copy: it compiles several times faster
-    grown = np.empty(2 * keys.shape[0], np.int64)
-    for i in range(keys.shape[0]):
-        grown[i] = keys[i]
-    return grown
+from .aabb_tree import META_LEAVES, META_ROOT, grown, tree_collect
 
 
 @njit
@@ -41,9 +32,7 @@ def _query_pairs(aabb, child1, child2, height, user, root, s_aabb, s_child1, s_c
                  s_height, s_user, s_root, moved, user_body, user_dynamic, keys, stack):
     """Keys of the pairs of each moved leaf of T with the leaves of T and S (unsorted)."""
     n = 0
-    # One loop, the traversal written out for both trees: a query costs about 40 node
-    # visits, and calling a helper per query (returning the grown key array) cost more
-    # than the visits themselves.
+    found = np.empty(64, np.int64)
     for i in range(moved.shape[0]):
         leaf = moved[i]
         if leaf < 0 or leaf >= height.shape[0] or height[leaf] != 0:
@@ -55,38 +44,20 @@ def _query_pairs(aabb, child1, child2, height, user, root, s_aabb, s_child1, s_c
         y0 = aabb[leaf, 1]
         x1 = aabb[leaf, 2]
         y1 = aabb[leaf, 3]
-        for t in range(2):
-            if t == 0:
-                t_aabb, t_child1, t_child2, t_height, t_user = aabb, child1, child2, height, user
-                top_node = root
-            else:
-                t_aabb, t_child1, t_child2, t_height, t_user = (s_aabb, s_child1, s_child2,
-                                                                s_height, s_user)
-                top_node = s_root
-            if top_node < 0:
-                continue
-            stack[0] = top_node
-            top = 1
-            while top > 0:
-                top -= 1
-                node = stack[top]
-                if (t_aabb[node, 0] > x1 or t_aabb[node, 2] < x0
-                        or t_aabb[node, 1] > y1 or t_aabb[node, 3] < y0):
-                    continue
-                if t_height[node] > 0:
-                    stack[top] = t_child2[node]
-                    stack[top + 1] = t_child1[node]
-                    top += 2
-                    continue
-                ub = t_user[node]
-                if (t == 0 and node == leaf) or user_body[ub] == body_a:
-                    continue
-                if not dynamic_a and not user_dynamic[ub]:
-                    continue  # static and kinematic never collide
-                if n == keys.shape[0]:
-                    keys = _grown(keys)
-                keys[n] = (min(ua, ub) << 32) | max(ua, ub)
-                n += 1
+        found, hits = tree_collect(aabb, child1, child2, height, user, root, x0, y0, x1, y1,
+                                   stack, found, 0)
+        found, hits = tree_collect(s_aabb, s_child1, s_child2, s_height, s_user, s_root,
+                                   x0, y0, x1, y1, stack, found, hits)
+        for h in range(hits):
+            ub = found[h]
+            if ub == ua or user_body[ub] == body_a:
+                continue  # the leaf itself, or a piece of the same body
+            if not dynamic_a and not user_dynamic[ub]:
+                continue  # static and kinematic never collide
+            if n == keys.shape[0]:
+                keys = grown(keys)
+            keys[n] = (min(ua, ub) << 32) | max(ua, ub)
+            n += 1
     return keys, n
 
 
@@ -136,7 +107,7 @@ def _descend_pairs(a_aabb, a_child1, a_child2, a_height, a_user, a_root,
             if not user_dynamic[ua] and not user_dynamic[ub]:
                 continue  # static and kinematic never collide
             if n == keys.shape[0]:
-                keys = _grown(keys)
+                keys = grown(keys)
             keys[n] = (min(ua, ub) << 32) | max(ua, ub)
             n += 1
         elif hb == 0 or (ha > 0 and (a_aabb[a, 2] - a_aabb[a, 0] + a_aabb[a, 3] - a_aabb[a, 1]

@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 
-from ._jit import njit_exact as njit
+from ._jit import njit_exact as njit, njit_inline
 from .layout import (C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, C_TOUCHING,
                      CONTACT_SIZE, H_CACHE, H_COUNT, H_ID, H_LNX, H_LNY, H_LP, H_LP_STRIDE,
                      H_NI, H_POINTS, H_RA, H_REACH, H_RX, H_RY, H_STRIDE, H_TI, MAX_POINTS,
@@ -32,6 +32,18 @@ from .layout import (C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, C
                      P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI)
 from .manifold import (M_COUNT, M_ID1, M_NX, M_NY, M_P1X, M_P1Y, M_S1, MANIFOLD_SIZE,
                        collide_pieces)
+
+@njit_inline
+def _to_local(x, y, c, s):
+    """Vector (x, y) in the frame rotated by (c, s) = (cos, sin) of its angle."""
+    return c * x + s * y, c * y - s * x
+
+
+@njit_inline
+def _to_world(x, y, c, s):
+    """Vector (x, y) of the frame rotated by (c, s) in the world."""
+    return c * x - s * y, s * x + c * y
+
 
 MIX_BOX2D = 0  # friction sqrt(a*b), restitution max(a, b)
 MIX_PYMUNK = 1  # friction a*b, restitution a*b (Chipmunk's rule)
@@ -127,17 +139,11 @@ def update_contacts(keys, hist, rows, keep, pair_body,
         # the pose of the body with the smaller extent in the other's frame
         small_b = extent[bb] <= extent[ba]
         if small_b:
-            dx = cbx - cax
-            dy = cby - cay
-            rx = ca * dx + sa * dy
-            ry = ca * dy - sa * dx
+            rx, ry = _to_local(cbx - cax, cby - cay, ca, sa)
             ra = angle[bb] - angle[ba]
             reach_s = extent[bb]
         else:
-            dx = cax - cbx
-            dy = cay - cby
-            rx = cb * dx + sb * dy
-            ry = cb * dy - sb * dx
+            rx, ry = _to_local(cax - cbx, cay - cby, cb, sb)
             ra = angle[ba] - angle[bb]
             reach_s = extent[ba]
         cache = hist[i, H_CACHE]
@@ -149,16 +155,15 @@ def update_contacts(keys, hist, rows, keep, pair_body,
             reuse = moved_by <= reuse_tol
         if reuse:
             n = int(hist[i, H_COUNT])
-            lnx = hist[i, H_LNX]
-            lny = hist[i, H_LNY]
-            man[M_NX] = ca * lnx - sa * lny
-            man[M_NY] = sa * lnx + ca * lny
+            man[M_NX], man[M_NY] = _to_world(hist[i, H_LNX], hist[i, H_LNY], ca, sa)
             for p in range(n):
                 lp = H_LP + p * H_LP_STRIDE
-                pax = pos[ba, 0] + ca * hist[i, lp] - sa * hist[i, lp + 1]
-                pay = pos[ba, 1] + sa * hist[i, lp] + ca * hist[i, lp + 1]
-                pbx = pos[bb, 0] + cb * hist[i, lp + 2] - sb * hist[i, lp + 3]
-                pby = pos[bb, 1] + sb * hist[i, lp + 2] + cb * hist[i, lp + 3]
+                pax, pay = _to_world(hist[i, lp], hist[i, lp + 1], ca, sa)
+                pbx, pby = _to_world(hist[i, lp + 2], hist[i, lp + 3], cb, sb)
+                pax += pos[ba, 0]
+                pay += pos[ba, 1]
+                pbx += pos[bb, 0]
+                pby += pos[bb, 1]
                 dst = M_P1X + 4 * p
                 man[dst] = 0.5 * (pax + pbx)
                 man[dst + 1] = 0.5 * (pay + pby)
@@ -179,20 +184,17 @@ def update_contacts(keys, hist, rows, keep, pair_body,
                 hist[i, H_REACH] = reach
                 nx = man[M_NX]
                 ny = man[M_NY]
-                hist[i, H_LNX] = ca * nx + sa * ny
-                hist[i, H_LNY] = ca * ny - sa * nx
+                hist[i, H_LNX], hist[i, H_LNY] = _to_local(nx, ny, ca, sa)
                 for p in range(n):
                     src = M_P1X + 4 * p
                     half = 0.5 * man[src + 2]
-                    ux = man[src] - half * nx - pos[ba, 0]
-                    uy = man[src + 1] - half * ny - pos[ba, 1]
-                    vx = man[src] + half * nx - pos[bb, 0]
-                    vy = man[src + 1] + half * ny - pos[bb, 1]
                     lp = H_LP + p * H_LP_STRIDE
-                    hist[i, lp] = ca * ux + sa * uy
-                    hist[i, lp + 1] = ca * uy - sa * ux
-                    hist[i, lp + 2] = cb * vx + sb * vy
-                    hist[i, lp + 3] = cb * vy - sb * vx
+                    hist[i, lp], hist[i, lp + 1] = _to_local(
+                        man[src] - half * nx - pos[ba, 0], man[src + 1] - half * ny - pos[ba, 1],
+                        ca, sa)
+                    hist[i, lp + 2], hist[i, lp + 3] = _to_local(
+                        man[src] + half * nx - pos[bb, 0], man[src + 1] + half * ny - pos[bb, 1],
+                        cb, sb)
         old_count = int(hist[i, H_COUNT])
         for p in range(old_count):
             base = H_POINTS + p * H_STRIDE
