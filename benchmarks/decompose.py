@@ -12,7 +12,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.decompose import decompose, interior_edges, validate_polygon  # noqa: E402
+from engine.geometry.decompose import decompose, interior_edges, validate_polygon  # noqa: E402
 
 
 def star(n, seed=0):

@@ -1,8 +1,8 @@
 """The demos' one door to a renderer: a pygame-ce window, or pillow images when headless.
 
 :func:`run` shows a simulation (a scene, a scene builder or a world); :func:`show` shows
-a still picture. Both draw through ``engine.debug_draw``, so this file only maps its
-primitives to pixels, through ``engine.draw_pygame`` in a window and a small pillow
+a still picture. Both draw through ``engine.draw.debug_draw``, so this file only maps its
+primitives to pixels, through ``engine.draw.pygame_draw`` in a window and a small pillow
 backend when headless; the demos themselves never import a renderer. Live keys: space
 pause, s single step, r reset, c contacts, t broadphase tree, esc quit; dragging a
 body pulls it, a click on empty space drops a box.
@@ -18,9 +18,9 @@ from pathlib import Path
 import numpy as np
 
 import engine
-from engine.debug_draw import COLORS, DrawFlags, draw_world, shape_aabb
-from engine.draw_pixels import BACKGROUND, Camera, PixelDraw, fill_color
-from engine.draw_pygame import PygameDraw
+from engine.draw.debug_draw import COLORS, DrawFlags, draw_world, shape_aabb
+from engine.draw.pixels import BACKGROUND, Camera, PixelDraw, fill_color
+from engine.draw.pygame_draw import PygameDraw
 
 DT = 1.0 / 60.0
 # Two steps per GIF frame: 30 fps at 33 ms a frame. Browsers slow GIF delays under

@@ -4,11 +4,11 @@ Numba kernels over NumPy arrays behind a small Pythonic API: shapes (circles, co
 concave polygons, segments and capsules), standalone SAT collision with the minimum
 translation vector, and a world that steps bodies with a soft-step contact solver.
 """
-from .body import Body, BodyType
-from .collide import Manifold, collide, overlaps
-from .continuous import ShapeCastHit, time_of_impact
-from .shapes import Circle, Polygon, Segment, Shape
-from .world import ShapeHandle, World
+from .world.body import Body, BodyType
+from .collision.collide import Manifold, collide, overlaps
+from .collision.sweep import ShapeCastHit, time_of_impact
+from .geometry.shapes import Circle, Polygon, Segment, Shape
+from .world.world import ShapeHandle, World
 
 __all__ = [
     "Body", "BodyType", "Circle", "Manifold", "Polygon", "Segment", "Shape", "ShapeCastHit",

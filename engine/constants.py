@@ -16,7 +16,7 @@ SPECULATIVE_DISTANCE = 4.0 * LINEAR_SLOP
 
 # A pair's manifold is refreshed from its cache instead of recomputed while neither
 # body's points have moved more than this, in meters, relative to the other since it
-# was computed (``kernels/narrowphase.py``). A tenth of the slop: the refreshed
+# was computed (``contacts/narrowphase.py``). A tenth of the slop: the refreshed
 # separations are exact for the cached points, and a point the cache lacks is off by
 # at most this. 0 recomputes every manifold every step, as Box2D does.
 MANIFOLD_REUSE_TOLERANCE = 0.1 * LINEAR_SLOP
@@ -68,3 +68,9 @@ DEFAULT_RESTITUTION = 0.0
 # No body turns more than this in one substep, in radians (Box2D's 0.25 pi): larger
 # rotations make contact prediction and continuous collision unreliable.
 MAX_ROTATION = 0.25 * 3.141592653589793
+
+# Body types, as stored in the bodies' ``btype`` column and read by every kernel that
+# treats static, kinematic and dynamic bodies differently (codes, not tunables).
+STATIC = 0
+KINEMATIC = 1
+DYNAMIC = 2

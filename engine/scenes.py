@@ -9,8 +9,8 @@ import math
 
 import numpy as np
 
-from .shapes import Circle, Polygon
-from .world import World
+from .geometry.shapes import Circle, Polygon
+from .world.world import World
 
 __all__ = ["BodySpec", "Scene", "pyramid", "vertical_stack", "rain", "friction_ramp",
            "restitution_drop", "idle", "bullets", "gear_outline", "concave_terrain", "concave_drop"]

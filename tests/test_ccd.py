@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import engine
 from engine import Circle, Polygon, Segment, World, scenes, time_of_impact
 import engine.constants as K
-from engine.kernels import ccd as ccd_kernels
+from engine.dynamics import continuous as ccd_kernels
 
 from strategies import random_convex_polygon
 
@@ -296,7 +296,7 @@ def test_speculative_alone_is_enough_for_plain_bullets():
         calls.append(real(*args))
         return calls[-1]
 
-    import engine.world as world_module
+    import engine.world.world as world_module
     world_module._ccd.solve_continuous = counting
     try:
         for _ in range(60):

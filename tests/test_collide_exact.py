@@ -10,7 +10,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine import Circle, Manifold, Polygon, Segment, collide, overlaps
+from engine import Circle, Manifold, Polygon, Segment, overlaps
+from engine.collision import collide
 
 SQ2 = math.sqrt(2.0)
 BOX = Polygon.box(2.0, 2.0)  # [-1, 1] x [-1, 1]
@@ -431,8 +432,8 @@ def test_face_contact_on_a_long_ground_keeps_two_points(half_width):
     ground the rounding of the closest point on the ground edge, ~1e-13 m, was taken
     for a vertex contact in 3 % of such poses, and the box pivoted on one corner into
     the ground)."""
-    from engine.kernels import manifold as mk
-    from engine.kernels.shape_pairs import collide_shapes
+    from engine.collision import manifold as mk
+    from engine.collision.shape_pairs import collide_shapes
 
     rng = np.random.default_rng(0)
     ground = Polygon.box(2 * half_width, 1, center=(0, -0.5))

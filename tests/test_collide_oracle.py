@@ -61,7 +61,8 @@ import shapely.affinity
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from engine import Circle, Polygon, Segment, collide, overlaps
+from engine import Circle, Polygon, Segment, overlaps
+from engine.collision import collide
 
 KINDS = ("circle", "capsule", "polygon", "rounded")
 COMBOS = list(itertools.combinations_with_replacement(KINDS, 2))

@@ -18,10 +18,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine import Circle, Polygon, Segment, World, collide, scenes
+from engine import Circle, Polygon, Segment, World, scenes
+from engine.collision import collide
 import engine.constants as K
-from engine.decompose import decompose
-from engine.kernels.layout import C_COUNT, C_POINTS, P_SEP, P_STRIDE
+from engine.geometry.decompose import decompose
+from engine.contacts.layout import C_COUNT, C_POINTS, P_SEP, P_STRIDE
 
 try:  # tests/ as a package or as a rootdir-inserted folder (pytest's default "prepend" mode)
     from tests.strategies import random_convex_polygon, simple_polygons

@@ -1,4 +1,4 @@
-"""Tests of engine.decompose: validation messages, exact examples, and properties on random polygons.
+"""Tests of engine.geometry.decompose: validation messages, exact examples, and properties on random polygons.
 
 Geometric truth comes from shapely (exact predicates, independent code): pieces must tile the
 polygon (no overlap, no gap, same area), be convex and counter-clockwise, and the interior-edge
@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import LineString, Polygon
 
-import engine.decompose
-from engine.decompose import REL_TOL, decompose, interior_edges, is_convex, validate_polygon
+import engine.geometry.decompose
+from engine.geometry.decompose import REL_TOL, decompose, interior_edges, is_convex, validate_polygon
 
 try:  # tests/ as a package or as a rootdir-inserted folder (pytest's default "prepend" mode)
     from tests.strategies import (monotone_polygons, random_convex_polygon, simple_polygons,
@@ -102,7 +102,7 @@ def check_interior_edges(poly, pieces, flags):
 # ----------------------------------------------------------------------------------------- exact examples
 
 def test_doctests():
-    assert doctest.testmod(engine.decompose).failed == 0
+    assert doctest.testmod(engine.geometry.decompose).failed == 0
 
 
 @pytest.mark.parametrize("method", METHODS)

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
-import engine.debug_draw
+import engine.draw.debug_draw
 from engine import Polygon, World, scenes
-from engine.debug_draw import COLORS, DebugDraw, DrawFlags, draw_world
-from engine.draw_pixels import fill_color
+from engine.draw.debug_draw import COLORS, DebugDraw, DrawFlags, draw_world
+from engine.draw.pixels import fill_color
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # demos/ is a folder of the repository, not an installed package
@@ -94,7 +94,7 @@ def test_container_walls_do_not_shrink_the_view():
 
 
 def test_debug_draw_doctests():
-    assert doctest.testmod(engine.debug_draw).failed == 0
+    assert doctest.testmod(engine.draw.debug_draw).failed == 0
 
 
 class Counter(DebugDraw):

@@ -4,7 +4,7 @@ compiled (cold) or loaded from Numba's on-disk cache (warm).
 In-process repeatability is in ``test_dynamics``. Across processes the kernels' machine
 code is what can differ: with FMA contraction on, the collision kernels compiled fresh
 and the same kernels loaded from the cache once fused different multiply-adds, and the
-trajectories of a rain scene drifted apart after 26 steps (``kernels/_jit.py``). This
+trajectories of a rain scene drifted apart after 26 steps (``_jit.py``). This
 runs the scene in a subprocess with an empty cache directory, then again in one that
 finds that cache, and compares hashes of the full body state. The cold run compiles
 every kernel it reaches (about half a minute).

@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 
 from engine import BodyType, Circle, Polygon, World, scenes
-from engine.debug_draw import COLORS, DebugDraw, DrawFlags, draw_world, shape_aabb
-from engine.draw_pixels import BACKGROUND, Camera, fill_color
+from engine.draw.debug_draw import COLORS, DebugDraw, DrawFlags, draw_world, shape_aabb
+from engine.draw.pixels import BACKGROUND, Camera, fill_color
 
 
 def test_importing_the_engine_and_adapters_loads_no_renderer():
-    code = ("import sys, engine, engine.debug_draw, engine.draw_pixels, engine.draw_pygame, "
-            "engine.draw_matplotlib, engine.scenes; "
+    code = ("import sys, engine, engine.draw.debug_draw, engine.draw.pixels, engine.draw.pygame_draw, "
+            "engine.draw.matplotlib_draw, engine.scenes; "
             "print(sorted(m for m in ('pygame', 'matplotlib', 'PIL') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
@@ -38,7 +38,7 @@ def pygame(monkeypatch):
 
 
 def test_pygame_draws_a_body_where_it_is_and_nothing_elsewhere(pygame):
-    from engine.draw_pygame import PygameDraw
+    from engine.draw.pygame_draw import PygameDraw
 
     world = World()
     world.create_body(position=(2, 0)).add_shape(Polygon.box(1, 1))  # pixels 130..150 x 90..110
@@ -56,7 +56,7 @@ def test_pygame_draws_a_body_where_it_is_and_nothing_elsewhere(pygame):
 
 
 def test_pygame_draws_every_overlay_and_text(pygame):
-    from engine.draw_pygame import PygameDraw, draw_world_pygame
+    from engine.draw.pygame_draw import PygameDraw, draw_world_pygame
 
     world, _ = scenes.pyramid(3).build()
     for _ in range(3):
@@ -112,7 +112,7 @@ def plt():
 
 
 def test_matplotlib_adds_artists_and_fits_the_world(plt, tmp_path):
-    from engine.draw_matplotlib import MatplotlibDraw, plot_world
+    from engine.draw.matplotlib_draw import MatplotlibDraw, plot_world
 
     world = World()
     world.create_body("static").add_shape(Polygon.box(8, 1, center=(0, -0.5)))

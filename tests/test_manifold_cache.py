@@ -1,4 +1,4 @@
-"""The narrowphase's manifold cache (``kernels/narrowphase.py``): a pair whose bodies have
+"""The narrowphase's manifold cache (``contacts/narrowphase.py``): a pair whose bodies have
 barely moved relative to each other gets its last manifold carried to the new poses
 instead of a new one, and that must be as good as a new one.
 
@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import engine.constants as K
-from engine import Circle, Polygon, Segment, World, collide, scenes
-from engine.kernels.layout import (C_COUNT, C_NX, C_NY, C_POINTS, H_CACHE, H_RA, H_REACH,
-                                   H_RX, H_RY, P_ID, P_RAX, P_RAY, P_SEP, P_STRIDE)
+from engine import Circle, Polygon, Segment, World, scenes
+from engine.collision import collide
+from engine.contacts.layout import C_COUNT, C_NX, C_NY, C_POINTS, H_CACHE, H_RA, H_REACH, H_RX, H_RY, P_ID, P_RAX, P_RAY, P_SEP, P_STRIDE
 
 TOL = K.MANIFOLD_REUSE_TOLERANCE
 DT = 1.0 / 60.0

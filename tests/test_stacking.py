@@ -7,8 +7,9 @@ by 0.118 m and pymunk by 0.21 m (reference/algorithms.md); a 15-box stack in pym
 import numpy as np
 import pytest
 
-from engine import collide, scenes
-from engine.kernels import layout as L
+from engine.collision import collide
+from engine import scenes
+from engine.contacts import layout as L
 
 
 def run(scene, seconds, hz=60):

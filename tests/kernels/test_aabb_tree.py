@@ -7,9 +7,9 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from engine.aabb_tree import AABBTree
-from engine.kernels import aabb_tree as K
-from engine.kernels.broadphase import tree_find_pairs
+from engine.broadphase.dynamic_tree import AABBTree
+from engine.broadphase import tree_ops as K
+from engine.broadphase.find_pairs import tree_find_pairs
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -1,18 +1,41 @@
-"""The kernel cache is dropped when any kernel source changes (engine/kernels/__init__.py)."""
-from engine.kernels import _clear_stale_cache
+"""The kernel cache is dropped when any kernel source changes, wherever it lives (engine/_jit.py)."""
+from engine._jit import clear_stale_cache, kernel_modules
 
 
-def test_changed_source_clears_cached_kernels_and_only_then(tmp_path):
-    (tmp_path / "a.py").write_text("X = 1\n")
-    (tmp_path / "b.py").write_text("Y = 2\n")
-    cache = tmp_path / "__pycache__"
-    cache.mkdir()
-    _clear_stale_cache(tmp_path)
-    stale = cache / "a.f-1.py311.nbi"
-    stale.write_text("compiled")
-    _clear_stale_cache(tmp_path)  # nothing changed: the cache survives
-    assert stale.exists()
-    (tmp_path / "b.py").write_text("Y = 3\n")  # a dependency changed
-    _clear_stale_cache(tmp_path)
-    assert not stale.exists()
-    assert (cache / "kernels.sha256").is_file()
+def _package(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "k.py").write_text("from .._jit import njit\nX = 1\n")
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "k.py").write_text("from .._jit import njit_exact\nY = 2\n")
+    (tmp_path / "api.py").write_text("Z = 3\n")  # not a kernel module
+    for folder in ("a", "b"):
+        (tmp_path / folder / "__pycache__").mkdir()
+    return tmp_path
+
+
+def test_kernel_modules_are_the_files_that_import_jit(tmp_path):
+    root = _package(tmp_path)
+    assert [p.relative_to(root).as_posix() for p in kernel_modules(root)] == ["a/k.py", "b/k.py"]
+
+
+def test_changed_source_clears_cached_kernels_in_every_package_and_only_then(tmp_path):
+    root = _package(tmp_path)
+    clear_stale_cache(root)
+    stale_a = root / "a" / "__pycache__" / "k.f-1.py311.nbi"
+    stale_b = root / "b" / "__pycache__" / "k.g-2.py311.nbc"
+    stale_a.write_text("compiled")
+    stale_b.write_text("compiled")
+    clear_stale_cache(root)  # nothing changed: the caches survive
+    assert stale_a.exists() and stale_b.exists()
+    (root / "api.py").write_text("Z = 4\n")  # not a kernel: still nothing to clear
+    clear_stale_cache(root)
+    assert stale_a.exists() and stale_b.exists()
+    (root / "b" / "k.py").write_text("from .._jit import njit_exact\nY = 3\n")  # a kernel changed
+    clear_stale_cache(root)
+    assert not stale_a.exists() and not stale_b.exists()
+    assert (root / "__pycache__" / "kernels.sha256").is_file()
+
+
+def test_the_engine_kernels_are_found_in_every_concept_package():
+    folders = {p.parent.name for p in kernel_modules()}
+    assert {"geometry", "collision", "broadphase", "contacts", "dynamics"} <= folders

@@ -1,0 +1,2 @@
+"""Broadphase: the dynamic AABB tree (kernels and owner), proxies with fat boxes, and the
+search for new candidate pairs."""

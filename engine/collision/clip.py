@@ -1,0 +1,176 @@
+"""Two-point manifolds by reference/incident-edge clipping (helpers of ``manifold.py``).
+
+Box2D v3's ``b2ClipPolygons`` (``src/manifold.c``), with the seam checks a piece of a
+concave polygon needs (``seams.py``): the manifold record layout, the clipping, and the
+seam-aware choice of reference face for pairs with such a piece.
+"""
+import math
+
+from .._jit import njit_exact as njit, njit_inline
+from .seams import _off_outline, _snap_face, _straight_run
+
+# Layout of one manifold record.
+M_NX = 0  # unit normal from A to B, world frame
+M_NY = 1
+M_COUNT = 2  # number of points, 0 (no contact within the margin), 1 or 2
+M_SEP = 3  # separation of the pair along the normal (< 0: overlap, the MTV length)
+M_P1X = 4  # point 1, world frame, midway between the surfaces
+M_P1Y = 5
+M_S1 = 6  # point 1 separation
+M_ID1 = 7  # point 1 feature id
+M_P2X = 8
+M_P2Y = 9
+M_S2 = 10
+M_ID2 = 11
+MANIFOLD_SIZE = 12
+
+
+@njit_inline
+def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, runs, g, g2,
+          c2, sn2, check, out):
+    """Two-point manifold: reference face ``i11`` of poly1, incident edge of poly2.
+
+    ``flip`` says poly1 is piece B: the normal is then turned to point from A to B.
+    ``strict``: an incident edge wholly beyond the reference face's ends gives no
+    contact (a concave polygon's neighbouring piece owns it). ``whole``: the reference
+    face extends over collinear neighbours (plain SAT; a seam-aware reference must not
+    reach over a collinear cut); ``runs``: the incident edge does. ``check``: poly2 is a
+    piece of a concave polygon (seam rows from ``g2`` in ``g``, local frame rotated by
+    ``(c2, sn2)`` into this one) whose kept points must lie on its outline with the
+    normal in the outline's cone there.
+
+    Returns -1, or the incident edge when ``check`` rejects a kept point (``out`` is
+    then filled but not to be used).
+    """
+    rsum = r1 + r2
+    sign = -1.0 if flip else 1.0
+    nx = n[s1 + i11, 0]
+    ny = n[s1 + i11, 1]
+    i10 = i11
+    i12 = i11 + 1 if i11 + 1 < k1 else 0
+    if whole:
+        # Plain SAT: the reference face is its whole straight run (a concave polygon's
+        # piece keeps outline vertices inside its edges; see the incident edge below).
+        i10, i12 = _straight_run(n, s1, k1, i11)
+
+    ax = v[s1 + i10, 0]
+    ay = v[s1 + i10, 1]
+    tx = v[s1 + i12, 0] - ax
+    ty = v[s1 + i12, 1] - ay
+    length = math.sqrt(tx * tx + ty * ty)
+    tx /= length
+    ty /= length
+    upper1 = length
+
+    # Incident edge: the edge of poly2 most anti-parallel to the reference normal.
+    i21 = 0
+    best = math.inf
+    for j in range(k2):
+        dn = nx * n[s2 + j, 0] + ny * n[s2 + j, 1]
+        if dn < best:
+            best = dn
+            i21 = j
+    i22 = i21 + 1 if i21 + 1 < k2 else 0
+    if runs:
+        # A concave polygon's piece keeps outline vertices inside its edges: the incident
+        # edge is the whole straight run they split (vertex i21 to vertex i22). Other
+        # shapes have no collinear vertices.
+        i21, i22 = _straight_run(n, s2, k2, i21)
+
+    # Clip the incident edge to the reference face's extent along its tangent.
+    # The incident edge runs against the reference one: v22 is at its lower end.
+    upper2 = (v[s2 + i21, 0] - ax) * tx + (v[s2 + i21, 1] - ay) * ty
+    lower2 = (v[s2 + i22, 0] - ax) * tx + (v[s2 + i22, 1] - ay) * ty
+    span = upper2 - lower2
+    lox = v[s2 + i22, 0]
+    loy = v[s2 + i22, 1]
+    if lower2 < 0.0 and span > 1e-12:
+        f = -lower2 / span
+        lox = v[s2 + i22, 0] + f * (v[s2 + i21, 0] - v[s2 + i22, 0])
+        loy = v[s2 + i22, 1] + f * (v[s2 + i21, 1] - v[s2 + i22, 1])
+    upx = v[s2 + i21, 0]
+    upy = v[s2 + i21, 1]
+    if upper2 > upper1 and span > 1e-12:
+        f = (upper1 - lower2) / span
+        upx = v[s2 + i22, 0] + f * (v[s2 + i21, 0] - v[s2 + i22, 0])
+        upy = v[s2 + i22, 1] + f * (v[s2 + i21, 1] - v[s2 + i22, 1])
+    s_lo = (lox - ax) * nx + (loy - ay) * ny
+    s_up = (upx - ax) * nx + (upy - ay) * ny
+    if strict and (upper2 < 0.0 or lower2 > upper1):
+        out[M_COUNT] = 0.0
+        return -1
+    keep_lo = s_lo - rsum <= margin
+    keep_up = s_up - rsum <= margin
+    if check:
+        # poly2's outward normal, -n, in its local frame
+        e = _off_outline(v, g, s2, k2, g2, i21 + (k2 - k2), i22, ax, ay, tx, ty, upper1, lower2,
+                         upper2, keep_lo, keep_up, -(c2 * nx + sn2 * ny), -(-sn2 * nx + c2 * ny))
+        if e >= 0:
+            return e
+
+    out[M_NX] = sign * nx
+    out[M_NY] = sign * ny
+    out[M_SEP] = sep - rsum
+    count = 0
+    # Each kept point sits midway between the surfaces: the incident core vertex moved
+    # along n by half the gap, accounting for both radii.
+    if keep_lo:
+        h = 0.5 * (r1 - r2 - s_lo)
+        out[M_P1X] = lox + h * nx
+        out[M_P1Y] = loy + h * ny
+        out[M_S1] = s_lo - rsum
+        out[M_ID1] = float(flip * 65536 + i11 * 256 + i22)
+        count = 1
+    if keep_up:
+        h = 0.5 * (r1 - r2 - s_up)
+        base = M_P1X if count == 0 else M_P2X
+        out[base] = upx + h * nx
+        out[base + 1] = upy + h * ny
+        out[base + 2] = s_up - rsum
+        out[base + 3] = float(flip * 65536 + i12 * 256 + i21)
+        count += 1
+    out[M_COUNT] = float(count)
+    return -1
+
+
+@njit
+def _seam_faces(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, seamy_a, seamy_b, apart,
+                plain, stage, edge_a, edge_b, sep, flip, out):
+    """The face contact of :func:`_polygons` for a pair with a piece of a concave polygon:
+    the reference ``edge_a``/``edge_b`` (per ``flip``) clipped and checked, snapped or
+    replaced by ``plain`` SAT as the seam rules say. Compiled once, not inlined: convex
+    pairs never come here."""
+    rsum = ra + rb
+    check = seamy_a if flip else seamy_b  # the incident piece's contacts need checking
+    # stage 0: outline reference, checked; 1: snapped to the incident piece's outline
+    # face; 2: plain SAT, when the seam rules leave overlapping pieces without a contact
+    # (deep inside a concave polygon, or a face whose extent misses the other piece)
+    for _ in range(3):
+        if flip:
+            s1, k1, r1, s2, k2, r2, i11 = sb, kb, rb, sa, ka, ra, edge_b
+            g2, c2, sn2 = ga, 1.0, 0.0
+        else:
+            s1, k1, r1, s2, k2, r2, i11 = sa, ka, ra, sb, kb, rb, edge_a
+            g2, c2, sn2 = gb, rc, rs
+        i21 = _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin,
+                    apart > rsum and stage < 2, stage == 2, True, g, g2, c2, sn2,
+                    check and stage == 0, out)
+        if i21 < 0:
+            if out[M_COUNT] > 0.0 or stage == 2 or apart > rsum:
+                return
+            edge_a, edge_b, sep, flip = plain
+            stage = 2
+            continue
+        # The incident piece's contact is not on its outline, or the outline has another
+        # normal there: its outline face at the offending edge (that edge or a neighbour)
+        # of largest separation becomes the reference.
+        best, best_i = _snap_face(v, n, g, g2, s2, k2, i21, s1, k1)
+        out[M_COUNT] = 0.0
+        if best_i >= 0 and best - rsum <= margin:
+            edge_a, edge_b, sep, flip = best_i, best_i, best, 1 - flip
+            stage = 1
+        elif apart > rsum:
+            return
+        else:
+            edge_a, edge_b, sep, flip = plain
+            stage = 2

@@ -1,0 +1,85 @@
+"""The tracked pair set: sorted int64 keys ``(piece_a << 32) | piece_b`` with one history
+row each (``layout.HIST_SIZE``: feature ids and impulses). New pairs from the broadphase
+are merged in, dead ones compacted out, both in one linear pass that keeps the keys
+sorted (so solving order, and the whole step, is deterministic) and carries every
+surviving row, with its impulses, along.
+"""
+import numpy as np
+
+from .._jit import njit
+
+PIECE_MASK = 0xFFFFFFFF
+
+
+@njit
+def merge_pairs(keys, rows, new_keys):
+    """Union of sorted unique ``keys`` and ``new_keys``; rows of new pairs start at zero.
+
+    Parameters
+    ----------
+    keys : int64 (m,), sorted, unique
+    rows : float64 (m, k)
+    new_keys : int64 (j,), sorted, unique
+
+    Returns
+    -------
+    (keys, rows): new arrays, or the inputs themselves when nothing is new.
+    """
+    m = keys.shape[0]
+    j = new_keys.shape[0]
+    fresh = 0
+    a = 0
+    for b in range(j):
+        while a < m and keys[a] < new_keys[b]:
+            a += 1
+        if a == m or keys[a] != new_keys[b]:
+            fresh += 1
+    if fresh == 0:
+        return keys, rows
+    out_keys = np.empty(m + fresh, np.int64)
+    out_rows = np.zeros((m + fresh, rows.shape[1]))
+    a = 0
+    b = 0
+    k = 0
+    while a < m or b < j:
+        if b == j or (a < m and keys[a] <= new_keys[b]):
+            if b < j and keys[a] == new_keys[b]:
+                b += 1
+            out_keys[k] = keys[a]
+            out_rows[k] = rows[a]
+            a += 1
+        else:
+            out_keys[k] = new_keys[b]
+            b += 1
+        k += 1
+    return out_keys, out_rows
+
+
+@njit
+def compact_pairs(keys, rows, bodies, keep):
+    """Move the pairs with ``keep[i] != 0`` to the front, in order; return their count.
+
+    ``rows`` (>= m, k) float64 and ``bodies`` (2, >= m) int32 move along with the keys.
+    """
+    k = 0
+    for i in range(keys.shape[0]):
+        if keep[i] != 0:
+            if k != i:
+                keys[k] = keys[i]
+                rows[k] = rows[i]
+                bodies[0, k] = bodies[0, i]
+                bodies[1, k] = bodies[1, i]
+            k += 1
+    return k
+
+
+@njit
+def compact_rows(rows, keep):
+    """Move the rows with ``keep[i] != 0`` (i < len(keep)) to the front, in order."""
+    k = 0
+    for i in range(keep.shape[0]):
+        if keep[i] != 0:
+            if k != i:
+                rows[k] = rows[i]
+            k += 1
+    return k

@@ -1,0 +1,83 @@
+"""The world's tracked piece pairs: keys, histories, contact rows and bodies, kept aligned.
+
+A pair is an int64 key ``(piece_a << 32) | piece_b``; the keys stay sorted and unique.
+Beside each key the set keeps the pair's *history* (feature ids and impulses, what
+warm starting needs from one step to the next), its contact row (rewritten by the
+narrowphase every step) and its two bodies. Merging new pairs in and compacting dead
+ones out moves keys and histories only; the contact rows are a view of a buffer that
+never moves (``contacts/layout.py`` says why).
+
+Pairs the narrowphase drops are compacted out lazily, at the next broadphase: until
+then their rows have no points, so nothing reads a stale one.
+"""
+import numpy as np
+
+from . import pair_keys as _pairs
+from .layout import CONTACT_SIZE, HIST_SIZE
+
+__all__ = ["PairSet"]
+
+
+class PairSet:
+    """Sorted pair keys with one history row, contact row and body pair each.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> pairs = PairSet()
+    >>> pairs.add(np.array([(1 << 32) | 2, (0 << 32) | 3], dtype=np.int64)[::-1].copy())
+    >>> len(pairs), pairs.pieces()[0].tolist(), pairs.pieces()[1].tolist()
+    (2, [0, 1], [3, 2])
+    """
+
+    def __init__(self):
+        self.keys = np.empty(0, np.int64)
+        self.hist = np.empty((0, HIST_SIZE))
+        self._row_buffer = np.empty((16, CONTACT_SIZE))
+        self.rows = self._row_buffer[:0]
+        self.bodies = np.empty((2, 16), np.int32)  # written by the narrowphase
+        self.pending_keep = None  # the last narrowphase's keep flags, until compacted
+
+    def __len__(self):
+        return self.keys.size
+
+    def pieces(self):
+        """The two pieces of every pair, as arrays."""
+        return self.keys >> 32, self.keys & _pairs.PIECE_MASK
+
+    def reserve(self):
+        """Room in the body and row buffers for every pair; ``rows`` covers them all."""
+        m = self.keys.size
+        if self.bodies.shape[1] < m:
+            grown = np.empty((2, 2 * m), np.int32)
+            grown[:, : self.bodies.shape[1]] = self.bodies
+            self.bodies = grown
+        if self._row_buffer.shape[0] < m:
+            self._row_buffer = np.empty((2 * m, CONTACT_SIZE))
+        self.rows = self._row_buffer[:m]
+
+    def add(self, new_keys):
+        """Merge sorted unique ``new_keys`` in; new pairs start with an empty history."""
+        if new_keys.size:
+            self.keys, self.hist = _pairs.merge_pairs(self.keys, self.hist, new_keys)
+
+    def keep(self, keep):
+        """Drop the pairs with ``keep`` false now, and those the last narrowphase dropped."""
+        if self.pending_keep is not None:
+            keep = keep & (self.pending_keep != 0)
+            self.pending_keep = None
+        self.reserve()
+        _pairs.compact_rows(self.rows, keep)
+        self._shrink(_pairs.compact_pairs(self.keys, self.hist, self.bodies, keep))
+
+    def compact_dropped(self):
+        """Compact out the pairs the last narrowphase dropped (keys and histories only:
+        their rows are rewritten by the coming narrowphase)."""
+        if self.pending_keep is not None:
+            keep, self.pending_keep = self.pending_keep, None
+            self._shrink(_pairs.compact_pairs(self.keys, self.hist, self.bodies, keep))
+
+    def _shrink(self, m):
+        self.keys = self.keys[:m]
+        self.hist = self.hist[:m]
+        self.rows = self._row_buffer[:m]

@@ -1,0 +1,2 @@
+"""Dynamics: the soft step (integration, colouring, contact solver passes) and continuous
+collision of fast bodies."""

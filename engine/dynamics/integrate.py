@@ -1,0 +1,140 @@
+"""Integration of body velocities and positions (symplectic Euler), substep by substep.
+
+Used inside the solver's substep loop (Box2D v3 soft step: velocities, warm start,
+biased solve, positions, relax) for the bodies that touch a contact, and once per step
+for the *free* bodies that touch none. Bodies are integrated about their centre of mass
+``c``; the world converts origins to centres and back.
+
+The per-substep loops run over every body with a mask rather than over an index list:
+contiguous loops vectorize (measured: 5 ns per body against 12 through an index list).
+
+A free body needs nothing from the solver between substeps, so :func:`integrate_free`
+jumps over all ``N`` substeps of ``h`` at once with the closed form of the same
+integrator under constant acceleration ``a`` (gravity and force)::
+
+    v_N = v_0 + N h a,      c_N = c_0 + N h v_0 + h^2 a N (N + 1) / 2
+
+which equals the substep loop up to rounding (a few ulp). Bodies with damping, or
+whose speed or turn rate reaches its cap during the step, take the loop instead.
+"""
+import math
+
+from .._jit import njit, njit_inline
+from ..constants import DYNAMIC, STATIC
+from .body_state import S_DPX, S_DPY, S_QC, S_QS, S_VX, S_VY, S_W
+
+
+@njit_inline
+def _velocity(h, ax, ay, alpha, lin_damp, ang_damp, vx, vy, w, max_speed, max_rotation):
+    """One substep of ``v = h*a + v / (1 + h*c)``; returns ``(vx, vy, w)``.
+
+    ``a`` is gravity plus force over mass, ``alpha`` torque over inertia. The damping
+    factor ``1 / (1 + h*c)`` is the Pade approximation of ``exp(-h*c)`` for
+    ``dv/dt = -c*v`` (Box2D v3): unconditionally stable, never reverses v. Speeds are
+    capped at ``max_speed`` and turn rates so one substep turns at most ``max_rotation``.
+    """
+    ld = 1.0 if lin_damp == 0.0 else 1.0 / (1.0 + h * lin_damp)
+    ad = 1.0 if ang_damp == 0.0 else 1.0 / (1.0 + h * ang_damp)
+    vx = h * ax + ld * vx
+    vy = h * ay + ld * vy
+    w = h * alpha + ad * w
+    speed2 = vx * vx + vy * vy
+    if speed2 > max_speed * max_speed:
+        f = max_speed / math.sqrt(speed2)
+        vx *= f
+        vy *= f
+    if w * w * h * h > max_rotation * max_rotation:
+        w = math.copysign(max_rotation / h, w)
+    return vx, vy, w
+
+
+@njit
+def integrate_velocities(h, gx, gy, btype, in_contact, inv_mass, inv_inertia, force, torque,
+                         lin_damp, ang_damp, gravity_scale, state, max_speed, max_rotation):
+    """One substep of velocity integration for the dynamic bodies with ``in_contact``
+    set; ``state`` is (n, STATE_SIZE)."""
+    for i in range(btype.shape[0]):
+        if btype[i] != DYNAMIC or not in_contact[i]:
+            continue
+        im = inv_mass[i]
+        state[i, S_VX], state[i, S_VY], state[i, S_W] = _velocity(
+            h, gravity_scale[i] * gx + im * force[i, 0], gravity_scale[i] * gy + im * force[i, 1],
+            inv_inertia[i] * torque[i], lin_damp[i], ang_damp[i], state[i, S_VX], state[i, S_VY],
+            state[i, S_W], max_speed, max_rotation)
+
+
+@njit
+def integrate_positions(h, btype, in_contact, state, center, angle, center0):
+    """One substep of ``c += h*v``, ``angle += h*w`` for the moving bodies with
+    ``in_contact`` set.
+
+    The state's displacement (S_DPX, S_DPY) and rotation (S_QC, S_QS) since the step
+    began let the solver predict contact separations without recomputing manifolds.
+    The rotation is advanced as ``normalize(q + h*w*perp(q))`` (Box2D's
+    ``b2IntegrateRotation``): one square root instead of a sine and a cosine per body
+    and substep; its angle lags the exact ``angle`` by O((h w)^3), which only the
+    separation prediction sees.
+    """
+    for i in range(btype.shape[0]):
+        if btype[i] == STATIC or not in_contact[i]:
+            continue
+        center[i, 0] += h * state[i, S_VX]
+        center[i, 1] += h * state[i, S_VY]
+        state[i, S_DPX] = center[i, 0] - center0[i, 0]
+        state[i, S_DPY] = center[i, 1] - center0[i, 1]
+        w = state[i, S_W]
+        if w != 0.0:
+            angle[i] += h * w
+            qc = state[i, S_QC] - h * w * state[i, S_QS]
+            qs = state[i, S_QS] + h * w * state[i, S_QC]
+            inv = 1.0 / math.sqrt(qc * qc + qs * qs)
+            state[i, S_QC] = qc * inv
+            state[i, S_QS] = qs * inv
+
+
+@njit
+def integrate_free(substeps, h, gx, gy, btype, in_contact, inv_mass, inv_inertia, force,
+                   torque, lin_damp, ang_damp, gravity_scale, state, max_speed, max_rotation,
+                   center, angle):
+    """All ``substeps`` substeps of ``h`` at once for the moving bodies with
+    ``in_contact`` clear (see the module docstring). Only velocity, centre and angle are
+    updated: the state's displacement and rotation serve contacts, which these bodies
+    have none of."""
+    nh = substeps * h
+    tri = h * h * 0.5 * substeps * (substeps + 1)
+    max_turn = max_rotation / h
+    for i in range(btype.shape[0]):
+        if btype[i] == STATIC or in_contact[i]:
+            continue
+        vx = state[i, S_VX]
+        vy = state[i, S_VY]
+        w = state[i, S_W]
+        ax = ay = alpha = 0.0
+        if btype[i] == DYNAMIC:
+            ax = gravity_scale[i] * gx + inv_mass[i] * force[i, 0]
+            ay = gravity_scale[i] * gy + inv_mass[i] * force[i, 1]
+            alpha = inv_inertia[i] * torque[i]
+        vx1 = vx + nh * ax
+        vy1 = vy + nh * ay
+        w1 = w + nh * alpha
+        # |v| along a straight line in velocity space peaks at an end: checking both ends
+        # tells whether a cap could act in between.
+        capped = (max(vx * vx + vy * vy, vx1 * vx1 + vy1 * vy1) > max_speed * max_speed
+                  or max(abs(w), abs(w1)) > max_turn)
+        if btype[i] == DYNAMIC and (lin_damp[i] != 0.0 or ang_damp[i] != 0.0 or capped):
+            for _ in range(substeps):
+                vx, vy, w = _velocity(h, ax, ay, alpha, lin_damp[i], ang_damp[i], vx, vy, w,
+                                      max_speed, max_rotation)
+                center[i, 0] += h * vx
+                center[i, 1] += h * vy
+                angle[i] += h * w
+        else:
+            center[i, 0] += nh * vx + tri * ax
+            center[i, 1] += nh * vy + tri * ay
+            angle[i] += nh * w + tri * alpha
+            vx = vx1
+            vy = vy1
+            w = w1
+        state[i, S_VX] = vx
+        state[i, S_VY] = vy
+        state[i, S_W] = w

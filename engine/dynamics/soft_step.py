@@ -1,0 +1,158 @@
+"""Solver stage: Box2D v3's soft step over all contacts (sequential impulses).
+
+One call advances every body by one step ``dt`` in ``substeps`` substeps of ``h``::
+
+    order the contacts with points by colour (coloring.py); integrate free bodies
+    gather solver rows (effective masses, approach speeds; contact_solver.py)
+    for each substep:
+        integrate velocities (gravity, forces, damping) of bodies in contact
+        warm start (apply last impulses)
+        solve, biased: soft contacts push penetration out (at most ``pushout`` m/s)
+        integrate positions of bodies in contact
+        relax, unbiased: removes the velocity the bias added, and solves friction
+    restitution (one pass, approach speeds above the threshold only)
+    scatter the impulses back to the contact rows (warm starting next step)
+
+Penetration is resolved along each contact's normal by the soft constraint ("positional
+resolution" without a separate position pass); the separation of a point is predicted
+each substep from the bodies' motion since the manifold was computed:
+``s = adjusted + dot(dpB - dpA + rot(dqB) rB - rot(dqA) rA, n)``. A point with ``s > 0``
+is speculative: its impulse may only stop the bodies from closing more than ``s`` in
+this substep (``bias = s / h``), which is what keeps ordinary-speed bodies from tunnelling.
+
+Sources: Box2D v3 ``src/solver.c``, ``src/contact_solver.c`` (``b2PrepareContactsTask``,
+``b2WarmStartContactsTask``, ``b2SolveContact``, ``b2ApplyRestitutionTask``); Catto,
+"Solver2D" (2024). Friction is solved in the relax pass only (Box2D #1050, 2026).
+"""
+import math
+
+import numpy as np
+
+from .._jit import njit
+from .coloring import order_contacts
+from .contact_solver import WORK_SIZE, gather, restitution, scatter, solve, warm_start
+from .integrate import integrate_free, integrate_positions, integrate_velocities
+from .body_state import STATE_SIZE, S_QC, S_VX, S_VY, S_W
+from ..constants import STATIC
+
+
+@njit
+def _softness(hertz, zeta, h):
+    """(bias rate, mass scale, impulse scale) of a spring-damper contact (b2MakeSoft)."""
+    if hertz == 0.0:
+        return 0.0, 1.0, 0.0
+    omega = 2.0 * math.pi * hertz
+    a1 = 2.0 * zeta + h * omega
+    a2 = h * omega * a1
+    a3 = 1.0 / (1.0 + a2)
+    return omega / a1, a2 * a3, a3
+
+
+@njit
+def step_bodies(dt, substeps, gx, gy, hertz, zeta, pushout, restitution_threshold, impact_gap,
+                max_speed, max_rotation,
+                btype, inv_mass, inv_inertia, com, force, torque, lin_damp, ang_damp,
+                gravity_scale, pos, angle, vel, angvel, moved, cba, cbb, rows, hist):
+    """Advance all bodies by ``dt``, solving the contacts in ``rows``.
+
+    Parameters
+    ----------
+    dt : float
+        Step in seconds; ``substeps`` substeps of ``h = dt / substeps``.
+    gx, gy : float
+        Gravity (m/s^2).
+    hertz, zeta : float
+        Contact stiffness (clamped to a quarter of the substep rate; doubled for
+        contacts with a static or kinematic body) and damping ratio.
+    pushout, restitution_threshold, max_speed, max_rotation : float
+        Limits; see ``engine.constants``.
+    impact_gap : float
+        A point whose manifold separation exceeds this (m) started the step apart: its
+        impact speed for restitution is taken when it first pushes.
+    btype ... angvel : body columns, (n,) or (n, 2); ``pos``, ``angle``, ``vel``,
+        ``angvel`` are updated in place, ``force``/``torque`` cleared.
+    moved : uint8 (n,)
+        Set to 1 for bodies whose pose changed in this step, else 0 (2 on entry, set by
+        the world for a body it moved by hand, also counts as moved).
+    cba, cbb : int32 (m,)
+        Body of each contact's piece A and B.
+    rows : float64 (m, CONTACT_SIZE)
+        Contact rows from the narrowphase; impulses accumulate in place.
+    hist : float64 (m, HIST_SIZE)
+        The pairs' history; receives the accumulated impulses for warm starting.
+    """
+    n = btype.shape[0]
+    h = dt / substeps
+    inv_h = 1.0 / h
+    center = np.empty((n, 2))
+    for i in range(n):
+        center[i, 0] = pos[i, 0]
+        center[i, 1] = pos[i, 1]
+        if com[i, 0] != 0.0 or com[i, 1] != 0.0:  # most bodies are centred: no trig
+            c = math.cos(angle[i])
+            s = math.sin(angle[i])
+            center[i, 0] += c * com[i, 0] - s * com[i, 1]
+            center[i, 1] += s * com[i, 0] + c * com[i, 1]
+    center0 = center.copy()
+    angle0 = angle.copy()
+    state = np.zeros((n, STATE_SIZE))
+    for i in range(n):
+        state[i, S_VX] = vel[i, 0]
+        state[i, S_VY] = vel[i, 1]
+        state[i, S_W] = angvel[i]
+        state[i, S_QC] = 1.0
+    hz = min(hertz, 0.25 * inv_h)
+    soft_dyn = _softness(hz, zeta, h)
+    soft_static = _softness(min(2.0 * hertz, 0.25 * inv_h), zeta, h)
+
+    # Contacts with points, in colour order; bodies that touch one are integrated
+    # substep by substep around the contact passes, free ones in one go.
+    order = np.empty(rows.shape[0], np.int32)
+    in_contact = np.zeros(n, np.uint8)
+    order = order[:order_contacts(rows, cba, cbb, inv_mass, inv_inertia, order, in_contact)]
+    integrate_free(substeps, h, gx, gy, btype, in_contact, inv_mass, inv_inertia, force, torque,
+                   lin_damp, ang_damp, gravity_scale, state, max_speed, max_rotation, center,
+                   angle)
+
+    # The passes run over solver rows built from the active rows in that order
+    # (contact_solver.py): contiguous reads, where the rows themselves interleave
+    # active and empty pairs (rain2000: 9400 rows, 6000 active, 3.3 MB, beyond L2).
+    count = order.shape[0]
+    work = np.empty((count, WORK_SIZE))
+    wa = np.empty(count, np.int32)
+    wb = np.empty(count, np.int32)
+    gather(rows, order, cba, cbb, inv_mass, inv_inertia, state, work, wa, wb)
+    for sub in range(substeps if count > 0 else 0):  # no contacts: every body was free
+        # Alternate the order of a manifold's two points between substeps so that the
+        # Gauss-Seidel bias of solving one point first does not accumulate into spin.
+        reverse = sub % 2 == 1
+        integrate_velocities(h, gx, gy, btype, in_contact, inv_mass, inv_inertia, force, torque,
+                             lin_damp, ang_damp, gravity_scale, state, max_speed, max_rotation)
+        warm_start(work, wa, wb, state)
+        solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap, True, reverse)
+        integrate_positions(h, btype, in_contact, state, center, angle, center0)
+        solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap, False,
+              reverse)
+    restitution(work, wa, wb, state, restitution_threshold)
+    scatter(work, order, rows, hist)
+
+    for i in range(n):
+        vel[i, 0] = state[i, S_VX]
+        vel[i, 1] = state[i, S_VY]
+        angvel[i] = state[i, S_W]
+        force[i, 0] = 0.0
+        force[i, 1] = 0.0
+        torque[i] = 0.0
+        if btype[i] == STATIC:
+            continue
+        x = center[i, 0]
+        y = center[i, 1]
+        if com[i, 0] != 0.0 or com[i, 1] != 0.0:
+            c = math.cos(angle[i])
+            s = math.sin(angle[i])
+            x -= c * com[i, 0] - s * com[i, 1]
+            y -= s * com[i, 0] + c * com[i, 1]
+        # Moved: the broadphase must re-box this body's pieces next step.
+        moved[i] = x != pos[i, 0] or y != pos[i, 1] or angle[i] != angle0[i] or moved[i] == 2
+        pos[i, 0] = x
+        pos[i, 1] = y

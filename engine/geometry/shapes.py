@@ -1,0 +1,335 @@
+"""Shapes: immutable geometry in local coordinates, with exact mass properties.
+
+Three kinds, in the canonical pair order used by the collision kernels:
+
+- :class:`Circle` — a disc, optionally off-centre.
+- :class:`Segment` — a segment; with ``radius > 0`` a capsule.
+- :class:`Polygon` — any simple polygon, convex or concave, optionally rounded (convex
+  only). A concave polygon is split into convex pieces that collide as one shape.
+
+Every shape is stored the way the kernels read it: its convex *pieces* as rows of one
+(n, 2) float64 vertex array with per-edge outward normals, ``starts`` delimiting the
+pieces, and one rounding radius. A circle is a single-vertex piece, a capsule a
+two-vertex piece; see ``engine/collision/manifold.py``.
+"""
+import math
+
+import numpy as np
+
+from . import decompose as _decompose
+from .seam_rows import GHOST_SIZE
+from .._checks import as_float, as_non_negative, as_points, as_positive, as_vec2
+
+__all__ = ["Shape", "Circle", "Segment", "Polygon"]
+
+
+def _edge_normals(v):
+    """Outward unit normals of a CCW vertex loop (a 2-vertex loop gives two opposite ones)."""
+    e = np.roll(v, -1, axis=0) - v
+    length = np.hypot(e[:, 0], e[:, 1])
+    return np.ascontiguousarray(np.column_stack((e[:, 1], -e[:, 0])) / length[:, None])
+
+
+def _polygon_moments(v):
+    """Area, first moment and polar second moment about the origin of a simple CCW polygon."""
+    a = v
+    b = np.roll(v, -1, axis=0)
+    cross = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
+    area = 0.5 * cross.sum()
+    first = ((a + b) * cross[:, None]).sum(axis=0) / 6.0
+    second = (cross * ((a * a).sum(1) + (a * b).sum(1) + (b * b).sum(1))).sum() / 12.0
+    return area, first, second
+
+
+def _rounded_moments(v, normals, r):
+    """Exact area, first and polar second moment (about the origin) of a rounded hull.
+
+    The rounded hull of a convex core ``v`` (k >= 1 vertices, CCW) with radius ``r`` is
+    the core, plus one r-thick rectangle on each edge, plus one circular sector at each
+    vertex spanning the angle between its two edge normals (the sectors add up to a
+    full disc). Each part has closed-form moments; nothing is approximated.
+    """
+    k = v.shape[0]
+    area, first, second = (_polygon_moments(v) if k >= 3 else (0.0, np.zeros(2), 0.0))
+    if r == 0.0:
+        return area, first, second
+    for i in range(k if k >= 2 else 0):
+        j = (i + 1) % k
+        rect = np.array([v[i], v[i] + r * normals[i], v[j] + r * normals[i], v[j]])  # CCW
+        ra, rf, rs = _polygon_moments(rect)
+        area, first, second = area + ra, first + rf, second + rs
+    for i in range(k):
+        if k == 1:
+            t1, span = 0.0, 2.0 * math.pi
+        else:
+            n_in = normals[i - 1]
+            n_out = normals[i]
+            t1 = math.atan2(n_in[1], n_in[0])
+            span = (math.atan2(n_out[1], n_out[0]) - t1) % (2.0 * math.pi)
+            if k == 2:
+                span = math.pi  # the two caps of a capsule
+        t2 = t1 + span
+        p = v[i]
+        sa = 0.5 * r * r * span
+        # integral of rho*(cos t, sin t) over the sector, in polar coordinates
+        arm = (r ** 3 / 3.0) * np.array([math.sin(t2) - math.sin(t1), math.cos(t1) - math.cos(t2)])
+        area += sa
+        first = first + sa * p + arm
+        second += sa * float(p @ p) + 2.0 * float(p @ arm) + 0.25 * r ** 4 * span
+    return area, first, second
+
+
+class Shape:
+    """Base of all shapes: geometry for the kernels and mass properties.
+
+    Shapes are immutable values in the local frame of the body that carries them; the
+    same shape object can be attached to many bodies.
+    """
+
+    __slots__ = ("_verts", "_norms", "_starts", "_radius", "_area", "_centroid", "_second", "_ghost",
+                 "_pack")
+
+    def _finish(self, pieces, radius, outline=None, interior=None, cones=None):
+        verts = np.ascontiguousarray(np.vstack(pieces), dtype=np.float64)
+        normals = [_edge_normals(p) if len(p) > 1 else np.zeros((1, 2)) for p in pieces]
+        norms = np.vstack(normals)
+        starts = np.zeros(len(pieces) + 1, dtype=np.int64)
+        starts[1:] = np.cumsum([len(p) for p in pieces])
+        # Per vertex, for the narrowphase's seam rules (collision/seams.py, G_* columns):
+        # is the edge leaving it an interior cut, the outline's normal cone there, and
+        # does its piece have a cut. A convex shape's cone is its own corner's.
+        ghost = np.zeros((len(verts), GHOST_SIZE))
+        if interior is not None:
+            ghost[:, 0] = interior
+            for p in range(len(pieces)):  # G_CONCAVE: the piece has a cut
+                ghost[starts[p]:starts[p + 1], 5] = float(np.any(interior[starts[p]:starts[p + 1]]))
+        ghost[:, 1:5] = (np.vstack(cones) if cones is not None else
+                        np.hstack((np.vstack([np.roll(n, 1, axis=0) for n in normals]), norms)))
+        self._ghost = ghost
+        # Moments about a point of the shape, not the local origin: about the origin, a
+        # shape far from it has a second moment ~ area * distance^2 and the moment about
+        # the centroid would be lost to cancellation (a 0.1 m disc 1 km out kept 8 digits).
+        ref = verts.mean(axis=0)
+        if outline is None:
+            area, first, second = _rounded_moments(verts - ref, norms, radius)
+        else:  # a concave polygon: the outline's moments, not the sum of overlapping hulls
+            area, first, second = _polygon_moments(outline - ref)
+        # Kept writeable: Numba dispatches read-only arrays on a slower path. They are
+        # private; the public accessors hand out read-only views.
+        self._verts, self._norms, self._starts, self._radius = verts, np.ascontiguousarray(norms), starts, radius
+        # The same columns side by side, for ``collide`` (collision/shape_pairs.py: one array
+        # to unbox per shape instead of three).
+        self._pack = np.ascontiguousarray(np.hstack((verts, norms, ghost)))
+        self._area = float(area)
+        if area > 0:
+            # A disc's centroid is its centre exactly: the numeric first moment leaves
+            # ~1e-17 behind, and a nonzero centre of mass costs a body trig every step.
+            off = first / area if len(verts) > 1 else np.zeros(2)
+            self._centroid = (float(ref[0] + off[0]), float(ref[1] + off[1]))
+            self._second = float(second - area * float(off @ off))  # about the centroid
+        else:
+            self._centroid = self._core_center()
+            self._second = 0.0
+
+    def _core_center(self):
+        c = self._verts.mean(axis=0)
+        return float(c[0]), float(c[1])
+
+    @property
+    def radius(self):
+        """Rounding radius in meters (the circle's radius for a :class:`Circle`)."""
+        return self._radius
+
+    @property
+    def area(self):
+        """Area in square meters (0 for a segment without radius)."""
+        return self._area
+
+    @property
+    def centroid(self):
+        """Centre of area ``(x, y)`` in the shape's local frame."""
+        return self._centroid
+
+    def mass_properties(self, density):
+        """Mass, centre of mass and moment of inertia for a uniform ``density``.
+
+        Parameters
+        ----------
+        density : float
+            Mass per square meter, > 0.
+
+        Returns
+        -------
+        (mass, centroid, moment): the moment of inertia is about the centroid.
+
+        Examples
+        --------
+        >>> m, c, i = Polygon.box(2.0, 2.0).mass_properties(1.0)
+        >>> round(m, 12), c, round(i, 12)
+        (4.0, (0.0, 0.0), 2.666666666667)
+        """
+        density = as_positive(density, "density")
+        mass = density * self._area
+        moment = density * self._second
+        return mass, self._centroid, max(moment, 0.0)
+
+    @property
+    def pieces(self):
+        """The convex pieces' core vertices, a list of (k, 2) arrays (one for convex shapes).
+
+        A concave polygon's piece may keep an outline vertex inside one of its straight
+        edges (where a cut continues an outline edge), so that each piece edge lies
+        wholly on the outline or wholly inside the polygon.
+
+        Examples
+        --------
+        >>> [len(p) for p in Polygon([(0, 0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2)], method="split").pieces]
+        [4, 5]
+        """
+        s = self._starts
+        pieces = [self._verts[s[i]:s[i + 1]] for i in range(len(s) - 1)]
+        for p in pieces:
+            p.flags.writeable = False
+        return pieces
+
+
+class Circle(Shape):
+    """A disc of ``radius`` centred at ``center`` in the body's frame.
+
+    Examples
+    --------
+    >>> c = Circle(0.5, center=(1.0, 0.0))
+    >>> round(c.area, 6), c.centroid
+    (0.785398, (1.0, 0.0))
+    """
+
+    __slots__ = ()
+
+    def __init__(self, radius, center=(0.0, 0.0)):
+        r = as_positive(radius, "radius")
+        cx, cy = as_vec2(center, "center")
+        self._finish([np.array([[cx, cy]])], r)
+
+    @property
+    def center(self):
+        """Centre ``(x, y)`` in the body's frame."""
+        return self._centroid
+
+    def __repr__(self):
+        return f"Circle(radius={self._radius!r}, center={self.center!r})"
+
+
+class Segment(Shape):
+    """The segment from ``a`` to ``b``; a capsule when ``radius > 0``.
+
+    Examples
+    --------
+    >>> s = Segment((0, 0), (2, 0), radius=0.5)
+    >>> round(s.area, 6)  # a 2 x 1 rectangle plus a disc of radius 0.5
+    2.785398
+    """
+
+    __slots__ = ()
+
+    def __init__(self, a, b, radius=0.0):
+        a = as_vec2(a, "a")
+        b = as_vec2(b, "b")
+        r = as_non_negative(radius, "radius")
+        if a == b:
+            raise ValueError(f"a segment needs two distinct end points, got a == b == {a}")
+        self._finish([np.array([a, b], dtype=np.float64)], r)
+
+    @property
+    def a(self):
+        """First end point in the body's frame."""
+        return tuple(float(x) for x in self._verts[0])
+
+    @property
+    def b(self):
+        """Second end point in the body's frame."""
+        return tuple(float(x) for x in self._verts[1])
+
+    def __repr__(self):
+        return f"Segment(a={self.a!r}, b={self.b!r}, radius={self._radius!r})"
+
+
+class Polygon(Shape):
+    """A simple polygon, convex or concave, either winding; rounded when ``radius > 0``.
+
+    The vertices are cleaned (duplicates and collinear points removed, clockwise input
+    reversed). A concave polygon is decomposed into convex :attr:`pieces` that collide
+    as one shape; its area, centroid and inertia are exactly the whole polygon's.
+
+    Parameters
+    ----------
+    vertices : sequence of (x, y)
+        At least 3 distinct, non-collinear points forming a simple polygon (no
+        self-intersection, no holes).
+    radius : float, optional
+        Rounding radius >= 0 (convex polygons only).
+    method : {"auto", "split", "earclip"}, optional
+        How a concave outline is cut into pieces (see :func:`engine.geometry.decompose`).
+
+    Examples
+    --------
+    >>> p = Polygon([(0, 0), (0, 1), (1, 0)])  # clockwise: reversed
+    >>> p.is_convex, p.area, len(p.vertices)
+    (True, 0.5, 3)
+    >>> len(Polygon([(0, 0), (2, 0), (2, 2), (1, 1), (0, 2)]).pieces)
+    2
+    """
+
+    __slots__ = ("_outline", "_convex", "_interior")
+
+    def __init__(self, vertices, radius=0.0, method="auto"):
+        pts = as_points(vertices, "vertices")
+        r = as_non_negative(radius, "radius")
+        if method not in ("auto", "split", "earclip"):
+            raise ValueError(f"unknown method {method!r}; use 'auto', 'split' or 'earclip'")
+        outline = _decompose.validate_polygon(pts)
+        outline.flags.writeable = False
+        self._outline = outline
+        self._convex = _decompose.is_convex(outline)
+        if self._convex:
+            self._finish([outline], r)
+            self._interior = np.zeros(len(outline), dtype=np.bool_)
+        else:
+            if r > 0.0:
+                raise ValueError("a rounded polygon (radius > 0) must be convex; "
+                                 "round a concave outline by building it from convex rounded parts")
+            pieces = _decompose.insert_outline_vertices(
+                _decompose.decompose(outline, method=method), outline)
+            self._interior = np.concatenate(_decompose.interior_edges(pieces, outline))
+            self._finish(pieces, r, outline=outline, interior=self._interior,
+                         cones=_decompose.outline_cones(pieces, outline))
+        self._interior.flags.writeable = False
+
+    @classmethod
+    def box(cls, width, height, center=(0.0, 0.0), angle=0.0, radius=0.0):
+        """A ``width`` x ``height`` rectangle centred at ``center``, rotated by ``angle``.
+
+        Examples
+        --------
+        >>> Polygon.box(2.0, 1.0).vertices.tolist()
+        [[-1.0, -0.5], [1.0, -0.5], [1.0, 0.5], [-1.0, 0.5]]
+        """
+        hw = 0.5 * as_positive(width, "width")
+        hh = 0.5 * as_positive(height, "height")
+        cx, cy = as_vec2(center, "center")
+        a = as_float(angle, "angle")
+        c, s = math.cos(a), math.sin(a)
+        corners = [(-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh)]
+        return cls([(cx + c * x - s * y, cy + s * x + c * y) for x, y in corners], radius=radius)
+
+    @property
+    def vertices(self):
+        """The cleaned outline, counter-clockwise, as a read-only (n, 2) array."""
+        return self._outline
+
+    @property
+    def is_convex(self):
+        """True when the polygon is convex (a single piece)."""
+        return self._convex
+
+    def __repr__(self):
+        return f"Polygon({self._outline.tolist()!r}, radius={self._radius!r})"
