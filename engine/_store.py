@@ -1,13 +1,17 @@
-"""Structure-of-arrays storage: columns of NumPy arrays that grow by doubling.
+"""Structure-of-arrays storage: columns of NumPy arrays that grow by doubling, with the
+count of rows in use and a free list.
 
-The world keeps three stores:
+The world keeps three stores of this kind (``world/state.py``):
 
-- bodies, *dense*: rows ``0 .. n-1`` are the live bodies in creation order. Destroying
-  a body shifts the rows after it down by one, so the order stays stable and the
-  public views (``world.positions`` ...) are plain slices ``[:n]`` of the columns.
-- pieces (the convex parts of attached shapes), with a free list: their rows are
-  internal, referenced by the broadphase tree and the contacts, so they never move.
-- contacts, kept sorted by pair key and rebuilt by the narrowphase each step.
+- bodies, *dense*: rows ``0 .. used-1`` are the live bodies in creation order.
+  Destroying a body shifts the rows after it down by one (:meth:`Columns.delete`), so the
+  order stays stable and the public views (``world.positions`` ...) are plain slices.
+- pieces (the convex parts of attached shapes), with a free list (:meth:`Columns.alloc`,
+  :meth:`Columns.release`): their rows are referenced by the broadphase tree and the
+  pairs, so they never move.
+- the geometry pool: vertices, edge normals and seam rows of every piece, appended.
+
+The tracked pairs are kept apart, sorted by pair key (``contacts/pair_set.py``).
 
 A column is reallocated when the store grows, so views handed out earlier stop seeing
 updates after the store grows: take views again after adding bodies.
@@ -33,11 +37,18 @@ class Columns:
     >>> c.ensure(5)
     >>> c.pos.shape, int(c.kind[4])
     ((8, 2), -1)
+    >>> c.append(3), c.used
+    (0, 3)
+    >>> c.release(1); c.alloc(), c.alloc()
+    (1, 3)
     """
 
     def __init__(self, spec, capacity=16):
         self._spec = dict(spec)
         self.capacity = max(int(capacity), 1)
+        self.used = 0  # rows in use: 0 .. used-1 (free rows among them are listed in free)
+        self.free = []  # released rows, reused by alloc (last released first)
+        self.version = 0  # changes whenever a column is reallocated or ``used`` changes
         for name, (dtype, shape, fill) in self._spec.items():
             setattr(self, name, np.full((self.capacity,) + tuple(shape), fill, dtype=dtype))
 
@@ -54,6 +65,32 @@ class Columns:
             new[: self.capacity] = old
             setattr(self, name, new)
         self.capacity = cap
+        self.version += 1
+
+    def append(self, rows=1):
+        """Take ``rows`` new rows at the end (filled); returns the first one."""
+        first = self.used
+        self.ensure(first + rows)
+        self.used += rows
+        self.version += 1
+        return first
+
+    def alloc(self):
+        """A row for a new item: a released one if any, else a new one at the end."""
+        if self.free:
+            return self.free.pop()
+        return self.append()
+
+    def release(self, i):
+        """Give row ``i`` back (reset to the fills) for :meth:`alloc` to reuse."""
+        self.reset_row(i)
+        self.free.append(int(i))
+
+    def delete(self, i):
+        """Remove row ``i`` of a dense store: the rows after it shift down by one."""
+        self.delete_row(i, self.used)
+        self.used -= 1
+        self.version += 1
 
     def reset_row(self, i):
         """Set row ``i`` of every column back to its fill value."""

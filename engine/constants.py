@@ -21,6 +21,11 @@ SPECULATIVE_DISTANCE = 4.0 * LINEAR_SLOP
 # at most this. 0 recomputes every manifold every step, as Box2D does.
 MANIFOLD_REUSE_TOLERANCE = 0.1 * LINEAR_SLOP
 
+# Reference-face hysteresis of the narrowphase, in meters: a pair keeps last step's
+# reference face unless another face separates the pieces by more than this (no flicker
+# between two nearly equal faces of a resting box). A tenth of the slop.
+FACE_FLIP_TOLERANCE = 0.1 * LINEAR_SLOP
+
 # Fat AABB margin for moving proxies: at most this, in meters, and at most
 # AABB_MARGIN_FRACTION of the shape's extent. A bigger margin reinserts fewer
 # proxies per step but produces more candidate pairs.
@@ -74,3 +79,8 @@ MAX_ROTATION = 0.25 * 3.141592653589793
 STATIC = 0
 KINEMATIC = 1
 DYNAMIC = 2
+
+# Values of a body's ``moved`` column (see ``world/state.py``): its pose changed in the
+# last step, or was set by hand (a pose, a new shape, a new type) since.
+MOVED_BY_STEP = 1
+MOVED_BY_HAND = 2

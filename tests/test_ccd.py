@@ -223,7 +223,7 @@ def test_find_fast_marks_fast_and_bullet_bodies():
     flagged.add_shape(Circle(0.5))
     flagged.bullet = True
     world.step(DT)
-    fast = world._fast[:3]
+    fast = world._state.scratch["fast"][:3]
     assert fast.tolist() == [0, 1, 1]
 
 
@@ -296,13 +296,13 @@ def test_speculative_alone_is_enough_for_plain_bullets():
         calls.append(real(*args))
         return calls[-1]
 
-    import engine.world.world as world_module
-    world_module._ccd.solve_continuous = counting
+    import engine.world.stages as stages
+    stages.solve_continuous = counting
     try:
         for _ in range(60):
             world.step(DT)
     finally:
-        world_module._ccd.solve_continuous = real
+        stages.solve_continuous = real
     assert sum(calls) <= 50
 
 

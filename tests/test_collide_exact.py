@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine import Circle, Manifold, Polygon, Segment, overlaps
-from engine.collision import collide
+from engine import collide
 
 SQ2 = math.sqrt(2.0)
 BOX = Polygon.box(2.0, 2.0)  # [-1, 1] x [-1, 1]

@@ -62,7 +62,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from engine import Circle, Polygon, Segment, overlaps
-from engine.collision import collide
+from engine import collide
 
 KINDS = ("circle", "capsule", "polygon", "rounded")
 COMBOS = list(itertools.combinations_with_replacement(KINDS, 2))

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine import Circle, Polygon, Segment, World, scenes
-from engine.collision import collide
+from engine import collide
 import engine.constants as K
 from engine.geometry.decompose import decompose
 from engine.contacts.layout import C_COUNT, C_POINTS, P_SEP, P_STRIDE
@@ -318,7 +318,7 @@ def test_concave_drop_has_no_phantom_deep_contacts():
         deepest = 0.0
         for _ in range(400):
             world.step(1 / 60)
-            rows = world._pairs.rows
+            rows = world._state.pairs.rows
             for p in range(2):
                 active = rows[rows[:, C_COUNT] > p]
                 if active.size:

@@ -85,7 +85,7 @@ def test_collisions_between_free_bodies_conserve_linear_momentum(dy, speed, e, k
     touched = False
     for _ in range(60):
         world.step(1 / 60)
-        touched |= len(world._pairs) > 0
+        touched |= len(world._state.pairs) > 0
     assert touched
     assert np.all(np.abs(_momentum(world) - p0) < 1e-9 * (1.0 + np.abs(p0).max() + 3 * speed))
 

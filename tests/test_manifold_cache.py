@@ -15,8 +15,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import engine.constants as K
+from engine.world import stages
 from engine import Circle, Polygon, Segment, World, scenes
-from engine.collision import collide
+from engine import collide
 from engine.contacts.layout import C_COUNT, C_NX, C_NY, C_POINTS, H_CACHE, H_RA, H_REACH, H_RX, H_RY, P_ID, P_RAX, P_RAY, P_SEP, P_STRIDE
 
 TOL = K.MANIFOLD_REUSE_TOLERANCE
@@ -64,22 +65,22 @@ def _narrowphase_twice(tol, a, b, pose_a, pose_b, pose_b2):
     body_a.add_shape(a)
     body_b = world.create_body(position=pose_b[:2], angle=pose_b[2])
     body_b.add_shape(b)
-    world._broadphase(DT)
-    world._narrowphase(DT)
-    first = world._pairs.rows.copy()
+    stages.broadphase(world._state, DT)
+    stages.narrowphase(world._state, DT)
+    first = world._state.pairs.rows.copy()
     body_b.position = pose_b2[:2]
     body_b.angle = pose_b2[2]
-    world._broadphase(DT)
-    world._narrowphase(DT)
-    return world, body_b, first, world._pairs.rows.copy()
+    stages.broadphase(world._state, DT)
+    stages.narrowphase(world._state, DT)
+    return world, body_b, first, world._state.pairs.rows.copy()
 
 
 def _moved_pose(world, body, pose, direction, share, fraction):
     """``pose`` moved rigidly so that every point of ``body`` moves at most
     ``fraction * TOL``: a turn about the centre of mass and a shift."""
     i = world.body_index(body)
-    cx, cy = world._b.com[i]
-    turn = share * fraction * TOL / max(world._b.extent[i], 1e-9)
+    cx, cy = world._state.bodies.com[i]
+    turn = share * fraction * TOL / max(world._state.bodies.extent[i], 1e-9)
     shift = (1.0 - share) * fraction * TOL
     x, y, angle = pose
     c, s = math.cos(angle), math.sin(angle)
@@ -137,7 +138,7 @@ def test_refreshed_manifold_matches_a_fresh_one(reuse_tolerance, a, b, angle_a, 
 
 
 def _cached_pose(world):
-    h = world._pairs.hist[0]
+    h = world._state.pairs.hist[0]
     return h[H_CACHE], h[H_RX], h[H_RY], h[H_RA], h[H_REACH]
 
 
@@ -150,18 +151,18 @@ def test_cache_is_kept_within_the_tolerance_and_renewed_beyond_it(reuse_toleranc
     # small motions, adding up to less than the tolerance: the manifold is refreshed
     for k in range(1, 5):
         body.position = (0.1 * TOL * k, 0.6)
-        world._broadphase(DT)
-        world._narrowphase(DT)
+        stages.broadphase(world._state, DT)
+        stages.narrowphase(world._state, DT)
         assert _cached_pose(world) == start
-    rows = _points(world._pairs.rows)
+    rows = _points(world._state.pairs.rows)
     (n, normal, pts), = rows.values()
     assert n == 2 and normal == pytest.approx((0.0, 1.0), abs=1e-12)
     # the anchors moved with the box (0.4 TOL to the right) and the separations held
     assert sorted(round(p[2], 12) for p in pts.values()) == [0.0, 0.0]
     # beyond it, recomputed at the new pose
     body.position = (1.1 * TOL, 0.6)
-    world._broadphase(DT)
-    world._narrowphase(DT)
+    stages.broadphase(world._state, DT)
+    stages.narrowphase(world._state, DT)
     assert _cached_pose(world)[1:3] != start[1:3]
 
 
@@ -171,8 +172,8 @@ def test_a_pair_starting_to_approach_fast_is_recomputed(reuse_tolerance):
                                             (0.0, 0.0, 0.0), pose, pose)
     assert _cached_pose(world)[4] == 0.0
     body.velocity = (0.0, -1.0)  # reach: 1/60 m this step
-    world._broadphase(DT)
-    world._narrowphase(DT)
+    stages.broadphase(world._state, DT)
+    stages.narrowphase(world._state, DT)
     assert _cached_pose(world)[4] == pytest.approx(DT)
 
 

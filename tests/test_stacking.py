@@ -7,7 +7,7 @@ by 0.118 m and pymunk by 0.21 m (reference/algorithms.md); a 15-box stack in pym
 import numpy as np
 import pytest
 
-from engine.collision import collide
+from engine import collide
 from engine import scenes
 from engine.contacts import layout as L
 
@@ -38,7 +38,7 @@ def test_pyramid_stands_five_seconds(base, top_limit):
 
 
 def _deepest_penetration(world):
-    rows = world._pairs.rows
+    rows = world._state.pairs.rows
     seps = [rows[rows[:, L.C_COUNT] > p, L.C_POINTS + p * L.P_STRIDE + L.P_SEP] for p in range(2)]
     return -min(0.0, float(np.concatenate(seps).min()))
 

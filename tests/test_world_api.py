@@ -4,6 +4,7 @@ import math
 import numpy as np
 import pytest
 
+from engine.world import stages
 from engine import Body, BodyType, Circle, Polygon, Segment, World
 
 
@@ -39,7 +40,7 @@ def test_views_are_zero_copy_read_only_and_in_body_order():
     bodies = [world.create_body(position=(i, 2 * i), velocity=(i, 0)) for i in range(5)]
     pos = world.positions
     assert pos.shape == (5, 2) and not pos.flags.writeable
-    assert np.shares_memory(pos, world._b.pos)
+    assert np.shares_memory(pos, world._state.bodies.pos)
     with pytest.raises(ValueError):
         pos[0, 0] = 1.0
     world.step(0.5)
@@ -122,8 +123,8 @@ def test_materials_mixing_rules():
         b = world.create_body(position=(0.9, 0))
         b.add_shape(Circle(0.5), friction=0.8, restitution=0.1)
         world.step(1 / 60)
-        assert world._pairs.rows[0, 3] == pytest.approx(friction)
-        assert world._pairs.rows[0, 4] == pytest.approx(restitution)
+        assert world._state.pairs.rows[0, 3] == pytest.approx(friction)
+        assert world._state.pairs.rows[0, 4] == pytest.approx(restitution)
     with pytest.raises(ValueError, match="mixing"):
         World(mixing="chipmunk")
 
@@ -135,12 +136,12 @@ def test_teleporting_a_body_finds_new_contacts():
     b = world.create_body(position=(50, 0))
     b.add_shape(Circle(0.5))
     world.step(1 / 60)
-    assert len(world._pairs) == 0
+    assert len(world._state.pairs) == 0
     b.position = (0.8, 0)
     world.step(1 / 60)
     # found at once, and the overlap is being pushed out (by position: the relax pass
     # takes the push-out velocity back, as in Box2D)
-    assert len(world._pairs) == 1
+    assert len(world._state.pairs) == 1
     assert b.position[0] - a.position[0] > 0.8
 
 
@@ -182,11 +183,11 @@ def test_bad_input_raises_and_leaves_the_world_unchanged(call, error, message):
     world, _ = make_world()
     body = world.create_body(position=(0, 2), velocity=(1, 0))
     body.add_shape(Polygon.box(1, 1))
-    before = (world.positions.copy(), world.velocities.copy(), len(world.bodies), world._p_used,
+    before = (world.positions.copy(), world.velocities.copy(), len(world.bodies), world._state.pieces.used,
               body.mass)
     with pytest.raises(error, match=message):
         call(world, body)
-    after = (world.positions.copy(), world.velocities.copy(), len(world.bodies), world._p_used,
+    after = (world.positions.copy(), world.velocities.copy(), len(world.bodies), world._state.pieces.used,
              body.mass)
     for x, y in zip(before, after):
         assert np.array_equal(x, y)
@@ -198,15 +199,15 @@ def test_mutating_the_world_during_a_step_raises(monkeypatch):
     body.add_shape(Circle(0.5))
     seen = []
 
-    def meddle(dt, _solve=world._solve):
+    def meddle(state, dt, _solve=stages.solve):
         for attempt in (lambda: world.create_body(), lambda: body.add_shape(Circle(1)),
                         lambda: setattr(body, "position", (0, 0)), lambda: world.destroy_body(body)):
             with pytest.raises(RuntimeError, match="being stepped"):
                 attempt()
             seen.append(True)
-        _solve(dt)
+        _solve(state, dt)
 
-    monkeypatch.setattr(world, "_solve", meddle)
+    monkeypatch.setattr(stages, "solve", meddle)
     world.step(1 / 60)
     assert len(seen) == 4 and len(world.bodies) == 2
 

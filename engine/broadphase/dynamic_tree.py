@@ -5,6 +5,7 @@ arrays, grows the node pool (a kernel cannot reallocate its inputs), and checks 
 the boundary so the kernels never see a bad index or box.
 """
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -22,6 +23,18 @@ _ERRORS = {
     _k.ERR_COUNT: "live node or leaf count differs from meta",
     _k.ERR_FREE: "free list meets a live node, repeats, or misses pool slots",
 }
+
+class TreeArrays(NamedTuple):
+    """One tree's node pool as the kernels take it (layout in ``tree_ops.py``)."""
+
+    aabb: np.ndarray
+    parent: np.ndarray
+    child1: np.ndarray
+    child2: np.ndarray
+    height: np.ndarray
+    user: np.ndarray
+    meta: np.ndarray
+
 
 # Pair keys pack two user ids into one int64 as (a << 32) | b.
 _MAX_USER = 2**31 - 1
@@ -72,12 +85,14 @@ class AABBTree:
         self._height = np.empty(cap, np.int32)
         self._user = np.empty(cap, np.int64)
         self._meta = np.array([-1, -1, 0, 0], np.int64)
+        self._arrays = None
         _k.tree_link_free(*self.arrays, 0)
         self._out = np.empty(64, np.int64)
 
     @property
     def arrays(self):
-        """``(aabb, parent, child1, child2, height, user, meta)`` for the kernels.
+        """:class:`TreeArrays` ``(aabb, parent, child1, child2, height, user, meta)`` for
+        the kernels.
 
         The pool is reallocated when it grows, so take this again after ``insert``.
 
@@ -91,7 +106,10 @@ class AABBTree:
         >>> out[:n].tolist()
         [3]
         """
-        return (self._aabb, self._parent, self._child1, self._child2, self._height, self._user, self._meta)
+        if self._arrays is None:
+            self._arrays = TreeArrays(self._aabb, self._parent, self._child1, self._child2,
+                                      self._height, self._user, self._meta)
+        return self._arrays
 
     @property
     def capacity(self):
@@ -150,6 +168,7 @@ class AABBTree:
             grown = np.zeros((new_cap,) + old.shape[1:], old.dtype)  # no stale memory: runs repeat bit for bit
             grown[:cap] = old
             setattr(self, name, grown)
+        self._arrays = None
         _k.tree_link_free(*self.arrays, cap)
 
     def _leaf(self, node):
@@ -233,7 +252,7 @@ class AABBTree:
             count = _k.tree_query(*self.arrays, *box, self._out)
         return np.sort(self._out[:count])
 
-    def find_pairs(self, moved, user_body, user_dynamic, other=None):
+    def find_pairs(self, moved, user_body, body_type, other=None):
         """Pair keys ``(min_user << 32) | max_user`` for the leaves in ``moved``.
 
         Each moved leaf's box is tested against this tree and ``other`` (e.g. the static
@@ -245,8 +264,9 @@ class AABBTree:
             Leaf node ids of this tree whose boxes changed.
         user_body : array of int
             Body index per user id.
-        user_dynamic : array of bool
-            Whether each user id belongs to a dynamic body.
+        body_type : array of int
+            Type code of each body (``engine.constants.STATIC``, ``KINEMATIC`` or
+            ``DYNAMIC``).
         other : AABBTree, optional
 
         Returns
@@ -259,20 +279,22 @@ class AABBTree:
         >>> a = dyn.insert((0, 0, 1, 1), user=0)
         >>> _ = dyn.insert((0.5, 0, 1.5, 1), user=1)
         >>> _ = ground.insert((-5, -1, 5, 0), user=2)
-        >>> keys = dyn.find_pairs([a], [0, 1, 2], [True, True, False], other=ground)
+        >>> keys = dyn.find_pairs([a], [0, 1, 2], [2, 2, 0], other=ground)
         >>> [(int(k >> 32), int(k & 0xFFFFFFFF)) for k in keys]
         [(0, 1), (0, 2)]
         """
         other = _empty_tree() if other is None else other
         moved = np.ascontiguousarray(moved, np.int32)
         user_body = np.ascontiguousarray(user_body, np.int32)
-        user_dynamic = np.ascontiguousarray(user_dynamic, np.bool_)
-        if user_body.shape != user_dynamic.shape or user_body.ndim != 1:
-            raise ValueError("user_body and user_dynamic must be 1-D and of equal length")
+        body_type = np.ascontiguousarray(body_type, np.int8)
+        if user_body.ndim != 1 or body_type.ndim != 1:
+            raise ValueError("user_body and body_type must be 1-D")
         for tree in (self, other):
             if tree.leaf_count and int(tree._user.max()) >= user_body.shape[0]:
                 raise ValueError("a user id in the trees has no entry in user_body")
-        return tree_find_pairs(*self.arrays, *other.arrays, moved, user_body, user_dynamic)
+        if user_body.size and (user_body.min() < 0 or user_body.max() >= body_type.shape[0]):
+            raise ValueError("a body index in user_body has no entry in body_type")
+        return tree_find_pairs(self.arrays, other.arrays, moved, user_body, body_type)
 
     def rebuild(self):
         """Rebuild top-down (mid split on the longer centroid axis); leaf ids are kept.

@@ -18,6 +18,7 @@ Two ways to find them, the same pairs either way:
 import numpy as np
 
 from .._jit import njit
+from ..constants import DYNAMIC
 from .tree_ops import META_LEAVES, META_ROOT, grown, tree_collect
 
 
@@ -29,7 +30,7 @@ def _disjoint(a_aabb, a, b_aabb, b):
 
 @njit
 def _query_pairs(aabb, child1, child2, height, user, root, s_aabb, s_child1, s_child2,
-                 s_height, s_user, s_root, moved, user_body, user_dynamic, keys, stack):
+                 s_height, s_user, s_root, moved, user_body, body_type, keys, stack):
     """Keys of the pairs of each moved leaf of T with the leaves of T and S (unsorted)."""
     n = 0
     found = np.empty(64, np.int64)
@@ -39,7 +40,7 @@ def _query_pairs(aabb, child1, child2, height, user, root, s_aabb, s_child1, s_c
             continue
         ua = user[leaf]
         body_a = user_body[ua]
-        dynamic_a = user_dynamic[ua]
+        dynamic_a = body_type[user_body[ua]] == DYNAMIC
         x0 = aabb[leaf, 0]
         y0 = aabb[leaf, 1]
         x1 = aabb[leaf, 2]
@@ -52,7 +53,7 @@ def _query_pairs(aabb, child1, child2, height, user, root, s_aabb, s_child1, s_c
             ub = found[h]
             if ub == ua or user_body[ub] == body_a:
                 continue  # the leaf itself, or a piece of the same body
-            if not dynamic_a and not user_dynamic[ub]:
+            if not dynamic_a and body_type[user_body[ub]] != DYNAMIC:
                 continue  # static and kinematic never collide
             if n == keys.shape[0]:
                 keys = grown(keys)
@@ -64,7 +65,7 @@ def _query_pairs(aabb, child1, child2, height, user, root, s_aabb, s_child1, s_c
 @njit
 def _descend_pairs(a_aabb, a_child1, a_child2, a_height, a_user, a_root,
                    b_aabb, b_child1, b_child2, b_height, b_user, b_root, same,
-                   marked, user_body, user_dynamic, keys, n, stack_a, stack_b):
+                   marked, user_body, body_type, keys, n, stack_a, stack_b):
     """Append the keys of overlapping leaf pairs of tree A against tree B (``same``: A
     against itself, each pair once) with a marked leaf of A among them (unsorted).
 
@@ -104,7 +105,7 @@ def _descend_pairs(a_aabb, a_child1, a_child2, a_height, a_user, a_root,
             ub = b_user[b]
             if user_body[ua] == user_body[ub]:
                 continue
-            if not user_dynamic[ua] and not user_dynamic[ub]:
+            if body_type[user_body[ua]] != DYNAMIC and body_type[user_body[ub]] != DYNAMIC:
                 continue  # static and kinematic never collide
             if n == keys.shape[0]:
                 keys = grown(keys)
@@ -153,19 +154,19 @@ def _heapsort(a):
 
 
 @njit
-def tree_find_pairs(aabb, parent, child1, child2, height, user, meta,
-                    s_aabb, s_parent, s_child1, s_child2, s_height, s_user, s_meta,
-                    moved, user_body, user_dynamic):
-    """Candidate pairs for the moved leaves of tree T (first seven arrays) against T
-    itself and a second tree S (next seven; an empty tree is fine).
+def tree_find_pairs(tree, other, moved, user_body, body_type):
+    """Candidate pairs for the moved leaves of tree T (``tree``, a ``TreeArrays``) against
+    T itself and a second tree S (``other``; an empty tree is fine).
 
     ``moved`` int32 (m,): leaf nodes of T whose (fat) box changed; entries that are not
-    live leaves are skipped. ``user_body`` int32 and ``user_dynamic`` bool/uint8, both
-    indexed by user id: pairs on one body, and pairs with no dynamic user (static and
-    kinematic never collide), are dropped. Returns int64 (k,) keys
+    live leaves are skipped. ``user_body`` int32, indexed by user id (a piece), gives its
+    body, ``body_type`` int8 the body's type code: pairs on one body, and pairs with no
+    dynamic body (static and kinematic never collide), are dropped. Returns int64 (k,) keys
     ``(min_user << 32) | max_user``, sorted and unique: two moved leaves that overlap
     give one key, and the order does not depend on the traversal.
     """
+    aabb, parent, child1, child2, height, user, meta = tree
+    s_aabb, s_parent, s_child1, s_child2, s_height, s_user, s_meta = other
     keys = np.empty(max(16, 4 * moved.shape[0]), np.int64)
     root = meta[META_ROOT]
     s_root = s_meta[META_ROOT]
@@ -187,15 +188,15 @@ def tree_find_pairs(aabb, parent, child1, child2, height, user, meta,
         stack_b = np.empty(size, np.int32)
         keys, n = _descend_pairs(aabb, child1, child2, height, user, root,
                                  aabb, child1, child2, height, user, root, True,
-                                 marked, user_body, user_dynamic, keys, 0, stack_a, stack_b)
+                                 marked, user_body, body_type, keys, 0, stack_a, stack_b)
         keys, n = _descend_pairs(aabb, child1, child2, height, user, root,
                                  s_aabb, s_child1, s_child2, s_height, s_user, s_root, False,
-                                 marked, user_body, user_dynamic, keys, n, stack_a, stack_b)
+                                 marked, user_body, body_type, keys, n, stack_a, stack_b)
     else:
         stack = np.empty(max(depth, s_depth) + 2, np.int32)
         keys, n = _query_pairs(aabb, child1, child2, height, user, root, s_aabb, s_child1,
                                s_child2, s_height, s_user, s_root, moved, user_body,
-                               user_dynamic, keys, stack)
+                               body_type, keys, stack)
     _heapsort(keys[:n])
     m = 0
     for i in range(n):

@@ -11,7 +11,7 @@ import math
 from .._jit import njit
 from .tree_ops import META_LEAVES, tree_move, tree_rebuild
 from ..geometry.convex import piece_box
-from ..constants import STATIC
+from ..constants import MOVED_BY_HAND, STATIC
 
 
 @njit
@@ -22,10 +22,18 @@ def fat_margin(maxx, maxy, minx, miny, margin, fraction):
 
 
 @njit
-def refresh_proxies(piece_alive, piece_body, piece_start, piece_count, piece_radius, piece_node,
-                    piece_fat, verts, btype, pos, angle, vel, angvel, extent, moved_body, dt,
-                    speculative,
-                    margin, fraction, aabb, parent, child1, child2, height, user, meta, moved):
+def fat_box(verts, start, count, radius, x, y, c, s, static, speculative, margin, fraction):
+    """The fat box of a piece placed at ``(x, y)`` turned by ``(c, s)`` = (cos, sin): its
+    tight box grown by ``speculative``, then by the fat margin unless ``static``."""
+    x0, y0, x1, y1 = piece_box(verts, start, count, radius, x, y, c, s, speculative)
+    if static:
+        return x0, y0, x1, y1
+    g = fat_margin(x1, y1, x0, y0, margin, fraction)
+    return x0 - g, y0 - g, x1 + g, y1 + g
+
+
+@njit
+def refresh_proxies(bodies, pieces, tree, params, moved):
     """Re-box the pieces of moving bodies; update the tree for those that left their fat box.
 
     The tight box is swept along the body's motion over the coming step (the box at
@@ -33,19 +41,27 @@ def refresh_proxies(piece_alive, piece_body, piece_start, piece_count, piece_rad
     ``|w| extent dt`` and by the speculative distance, so pairs that may touch during
     the step are tracked before they do (speculative contacts, Firth 2011).
 
-    ``moved_body`` (n,) uint8 marks bodies whose pose changed since the last refresh; a
-    body at rest that did not move keeps its boxes without recomputing them.
+    ``bodies.moved`` marks bodies whose pose changed since the last refresh; a body at
+    rest that did not move keeps its boxes without recomputing them.
 
-    The seven tree arrays are the moving-body tree's (layout in ``tree_ops``).
+    ``bodies``, ``pieces``: ``BodyArrays`` and ``PieceArrays`` (``world/state.py``);
+    ``tree``: the moving-body tree's ``TreeArrays``; ``params``: ``ProxyParams`` (step,
+    speculative distance, fat margin and its fraction of the extent).
     ``moved`` int32 (>= pieces,) receives the leaves whose fat box changed; the return
     value is how many. Those are the only proxies that can form new pairs. When more
     than a quarter of the leaves moved (a falling pile), rebuilding the tree top-down
     once is cheaper than removing and reinserting each of them (Box2D rebuilds
     enlarged subtrees every step for the same reason).
     """
+    btype, pos, angle, vel, angvel = bodies.btype, bodies.pos, bodies.angle, bodies.vel, bodies.angvel
+    extent, moved_body = bodies.extent, bodies.moved
+    piece_body, piece_start, piece_count = pieces.body, pieces.start, pieces.count
+    piece_radius, piece_node, piece_fat, verts = pieces.radius, pieces.node, pieces.fat, pieces.verts
+    aabb, parent, child1, child2, height, user, meta = tree
+    dt, speculative, margin, fraction = params
     n_moved = 0
-    for i in range(piece_alive.shape[0]):
-        if piece_alive[i] == 0:
+    for i in range(piece_body.shape[0]):
+        if piece_body[i] < 0:  # a free row
             continue
         b = piece_body[i]
         if btype[b] == STATIC:
@@ -89,3 +105,33 @@ def refresh_proxies(piece_alive, piece_body, piece_start, piece_count, piece_rad
             tree_move(aabb, parent, child1, child2, height, user, meta, node, f[0], f[1], f[2], f[3])
             moved[k] = node
     return n_moved
+
+
+@njit
+def placed_proxies(bodies, pieces, moving, static):
+    """The leaves of the pieces of bodies placed by hand (``moved`` == MOVED_BY_HAND: a
+    pose set, a shape added, a type changed): they look for new pairs although their fat
+    boxes may not have changed.
+
+    ``moving`` and ``static`` int32 (>= pieces,) receive the leaves in the moving-body
+    and the static tree; returns both counts. Static bodies' marks are cleared here (no
+    later stage reads them); the solver turns the others' into MOVED_BY_STEP.
+    """
+    btype, moved = bodies.btype, bodies.moved
+    piece_body, piece_node = pieces.body, pieces.node
+    n_moving = 0
+    n_static = 0
+    for p in range(piece_body.shape[0]):
+        b = piece_body[p]
+        if b < 0 or moved[b] != MOVED_BY_HAND:
+            continue
+        if btype[b] == STATIC:
+            static[n_static] = piece_node[p]
+            n_static += 1
+        else:
+            moving[n_moving] = piece_node[p]
+            n_moving += 1
+    for b in range(btype.shape[0]):
+        if btype[b] == STATIC and moved[b] == MOVED_BY_HAND:
+            moved[b] = 0
+    return n_moving, n_static

@@ -45,12 +45,13 @@ MIX_PYMUNK = 1  # friction a*b, restitution a*b (Chipmunk's rule)
 
 
 @njit
-def update_contacts(keys, hist, rows, keep, pair_body,
-                    piece_body, piece_start, piece_count, piece_radius, piece_friction,
-                    piece_restitution, piece_fat, verts, norms, ghost,
-                    pos, angle, com, vel, angvel, extent, dt, margin, flip_tol, reuse_tol,
-                    mixing):
+def update_contacts(pairs, keep, bodies, pieces, params):
     """Recompute the manifold of every tracked pair.
+
+    ``pairs`` is the pair set's ``PairArrays`` (keys, hist, rows, bodies: below as
+    ``keys``, ``hist``, ``rows``, ``pair_body``); ``bodies`` and ``pieces`` the world's
+    ``BodyArrays`` and ``PieceArrays`` (``world/state.py``); ``params`` a ``NarrowParams``
+    (``dt``, ``margin``, ``flip_tol``, ``reuse_tol``, ``mixing``).
 
     Parameters
     ----------
@@ -88,6 +89,13 @@ def update_contacts(keys, hist, rows, keep, pair_body,
     mixing : int
         MIX_BOX2D or MIX_PYMUNK.
     """
+    keys, hist, rows, pair_body = pairs
+    piece_body, piece_start, piece_count = pieces.body, pieces.start, pieces.count
+    piece_radius, piece_friction, piece_restitution = pieces.radius, pieces.friction, pieces.restitution
+    piece_fat, verts, norms, ghost = pieces.fat, pieces.verts, pieces.norms, pieces.ghost
+    pos, angle, com, vel, angvel, extent = (bodies.pos, bodies.angle, bodies.com, bodies.vel,
+                                            bodies.angvel, bodies.extent)
+    dt, margin, flip_tol, reuse_tol, mixing = params
     m = keys.shape[0]
     kmax = 1
     for i in range(piece_count.shape[0]):

@@ -10,12 +10,25 @@ never moves (``contacts/layout.py`` says why).
 Pairs the narrowphase drops are compacted out lazily, at the next broadphase: until
 then their rows have no points, so nothing reads a stale one.
 """
+from typing import NamedTuple
+
 import numpy as np
 
 from . import pair_keys as _pairs
+from .narrowphase import update_contacts
 from .layout import CONTACT_SIZE, HIST_SIZE
 
 __all__ = ["PairSet"]
+
+
+class PairArrays(NamedTuple):
+    """The pair set as the stage kernels take it: sorted keys (m,), histories (m,
+    HIST_SIZE), contact rows (m, CONTACT_SIZE) and the two bodies of each pair (2, >= m)."""
+
+    keys: np.ndarray
+    hist: np.ndarray
+    rows: np.ndarray
+    bodies: np.ndarray
 
 
 class PairSet:
@@ -36,7 +49,7 @@ class PairSet:
         self._row_buffer = np.empty((16, CONTACT_SIZE))
         self.rows = self._row_buffer[:0]
         self.bodies = np.empty((2, 16), np.int32)  # written by the narrowphase
-        self.pending_keep = None  # the last narrowphase's keep flags, until compacted
+        self._dropped = None  # the last narrowphase's keep flags, until compacted
 
     def __len__(self):
         return self.keys.size
@@ -56,16 +69,35 @@ class PairSet:
             self._row_buffer = np.empty((2 * m, CONTACT_SIZE))
         self.rows = self._row_buffer[:m]
 
+    def arrays(self):
+        """:class:`PairArrays` of the current pairs (after :meth:`reserve`)."""
+        return PairArrays(self.keys, self.hist, self.rows, self.bodies)
+
     def add(self, new_keys):
         """Merge sorted unique ``new_keys`` in; new pairs start with an empty history."""
         if new_keys.size:
             self.keys, self.hist = _pairs.merge_pairs(self.keys, self.hist, new_keys)
 
+    def update(self, bodies, pieces, params):
+        """The narrowphase stage: a manifold for every pair (``narrowphase.update_contacts``).
+
+        Pairs whose fat boxes stopped overlapping get rows with no points and are
+        compacted out at the next :meth:`compact_dropped` (or :meth:`keep`).
+        """
+        m = self.keys.size
+        if m == 0:
+            return
+        self.reserve()
+        keep = np.empty(m, np.uint8)
+        update_contacts(self.arrays(), keep, bodies, pieces, params)
+        if not keep.all():
+            self._dropped = keep
+
     def keep(self, keep):
         """Drop the pairs with ``keep`` false now, and those the last narrowphase dropped."""
-        if self.pending_keep is not None:
-            keep = keep & (self.pending_keep != 0)
-            self.pending_keep = None
+        if self._dropped is not None:
+            keep = keep & (self._dropped != 0)
+            self._dropped = None
         self.reserve()
         _pairs.compact_rows(self.rows, keep)
         self._shrink(_pairs.compact_pairs(self.keys, self.hist, self.bodies, keep))
@@ -73,8 +105,8 @@ class PairSet:
     def compact_dropped(self):
         """Compact out the pairs the last narrowphase dropped (keys and histories only:
         their rows are rewritten by the coming narrowphase)."""
-        if self.pending_keep is not None:
-            keep, self.pending_keep = self.pending_keep, None
+        if self._dropped is not None:
+            keep, self._dropped = self._dropped, None
             self._shrink(_pairs.compact_pairs(self.keys, self.hist, self.bodies, keep))
 
     def _shrink(self, m):

@@ -16,7 +16,7 @@ import numpy as np
 from .._jit import njit, njit_inline
 from ..broadphase.tree_ops import META_ROOT, grown, tree_collect
 from ..geometry.convex import piece_box
-from ..constants import DYNAMIC, STATIC
+from ..constants import DYNAMIC, MOVED_BY_STEP, STATIC
 from ..collision.toi import _reach, piece_toi
 
 
@@ -32,13 +32,17 @@ def _inner_radius(verts, norms, start, count, radius, cx, cy):
 
 
 @njit
-def find_fast(safety, btype, bullet, com, extent, min_extent, pos0, angle0, pos, angle, fast):
+def find_fast(bodies, safety, fast):
     """Mark the bodies that moved too far this step for speculative contacts to trust.
 
     A dynamic body is fast when its centre of mass travelled, plus its turn times its
     extent, more than ``safety`` times its smallest extent (Box2D's test), or when it is
-    a bullet. ``fast`` (n,) uint8 receives the marks; returns how many.
+    a bullet. ``bodies`` is the world's ``BodyArrays``; ``fast`` (n,) uint8 receives the
+    marks; returns how many.
     """
+    btype, bullet, com, extent, min_extent = (bodies.btype, bodies.bullet, bodies.com,
+                                              bodies.extent, bodies.min_extent)
+    pos0, angle0, pos, angle = bodies.pos0, bodies.angle0, bodies.pos, bodies.angle
     count = 0
     for i in range(btype.shape[0]):
         fast[i] = 0
@@ -73,12 +77,12 @@ def _body_sweep(pos0, angle0, pos, angle, com, i):
 
 
 @njit
-def solve_continuous(fast, slop, safety, piece_alive, piece_body, piece_start, piece_count,
-                     piece_radius, piece_fat, verts, norms, btype, bullet, com, extent,
-                     min_extent, pos0, angle0, pos, angle, moved, keys,
-                     aabb, parent, child1, child2, height, user, meta,
-                     s_aabb, s_parent, s_child1, s_child2, s_height, s_user, s_meta):
+def solve_continuous(fast, bodies, pieces, keys, trees, params):
     """Clamp every fast body's motion to its first time of impact this step.
+
+    ``bodies``, ``pieces``: the world's ``BodyArrays`` and ``PieceArrays``; ``trees``:
+    the ``TreeArrays`` of the moving-body tree and of the static tree; ``params``: a
+    ``ContinuousParams`` (``slop``, ``safety``).
 
     Parameters
     ----------
@@ -127,6 +131,14 @@ def solve_continuous(fast, slop, safety, piece_alive, piece_body, piece_start, p
     to the other piece and no more: the next contact then pushes it back out on the
     side it came from.
     """
+    slop, safety = params
+    btype, bullet, com, extent, min_extent = (bodies.btype, bodies.bullet, bodies.com,
+                                              bodies.extent, bodies.min_extent)
+    pos0, angle0, pos, angle, moved = bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.moved
+    piece_body, piece_start, piece_count = pieces.body, pieces.start, pieces.count
+    piece_radius, piece_fat, verts, norms = pieces.radius, pieces.fat, pieces.verts, pieces.norms
+    aabb, parent, child1, child2, height, user, meta = trees[0]
+    s_aabb, s_parent, s_child1, s_child2, s_height, s_user, s_meta = trees[1]
     n = btype.shape[0]
     frac = np.ones(n)
     out = np.empty(64, np.int64)
@@ -142,7 +154,7 @@ def solve_continuous(fast, slop, safety, piece_alive, piece_body, piece_start, p
         depth = max(depth, s_height[s_meta[META_ROOT]])
     stack = np.empty(depth + 2, np.int32)
     # the paired moving pieces of every fast piece, as lists partner[first[p]:first[p + 1]]
-    n_pieces = piece_alive.shape[0]
+    n_pieces = piece_body.shape[0]
     first = np.zeros(n_pieces + 1, np.int64)
     for k in range(keys.shape[0]):
         a = keys[k] >> 32
@@ -165,7 +177,7 @@ def solve_continuous(fast, slop, safety, piece_alive, piece_body, piece_start, p
             partner[fill[b]] = a
             fill[b] += 1
     for p in range(n_pieces):
-        if piece_alive[p] == 0:
+        if piece_body[p] < 0:  # a free row
             continue
         i = piece_body[p]
         if fast[i] == 0:
@@ -260,6 +272,6 @@ def solve_continuous(fast, slop, safety, piece_alive, piece_body, piece_start, p
         pos[i, 0] = cx - (c * com[i, 0] - s * com[i, 1])
         pos[i, 1] = cy - (s * com[i, 0] + c * com[i, 1])
         angle[i] = a
-        moved[i] = 1
+        moved[i] = MOVED_BY_STEP
         clamped += 1
     return clamped

@@ -33,7 +33,7 @@ from .coloring import order_contacts
 from .contact_solver import WORK_SIZE, gather, restitution, scatter, solve, warm_start
 from .integrate import integrate_free, integrate_positions, integrate_velocities
 from .body_state import STATE_SIZE, S_QC, S_VX, S_VY, S_W
-from ..constants import STATIC
+from ..constants import MOVED_BY_HAND, STATIC
 
 
 @njit
@@ -49,11 +49,12 @@ def _softness(hertz, zeta, h):
 
 
 @njit
-def step_bodies(dt, substeps, gx, gy, hertz, zeta, pushout, restitution_threshold, impact_gap,
-                max_speed, max_rotation,
-                btype, inv_mass, inv_inertia, com, force, torque, lin_damp, ang_damp,
-                gravity_scale, pos, angle, vel, angvel, moved, cba, cbb, rows, hist):
+def step_bodies(bodies, pairs, params):
     """Advance all bodies by ``dt``, solving the contacts in ``rows``.
+
+    ``bodies`` is the world's ``BodyArrays``, ``pairs`` the pair set's ``PairArrays``
+    (its keys unused; ``bodies`` there gives ``cba``, ``cbb``), ``params`` a
+    ``SolverParams`` holding the settings below.
 
     Parameters
     ----------
@@ -81,6 +82,16 @@ def step_bodies(dt, substeps, gx, gy, hertz, zeta, pushout, restitution_threshol
     hist : float64 (m, HIST_SIZE)
         The pairs' history; receives the accumulated impulses for warm starting.
     """
+    dt, substeps, gx, gy, hertz, zeta, pushout, restitution_threshold, impact_gap, \
+        max_speed, max_rotation = params
+    btype, inv_mass, inv_inertia, com = bodies.btype, bodies.inv_mass, bodies.inv_inertia, bodies.com
+    force, torque, lin_damp, ang_damp = bodies.force, bodies.torque, bodies.lin_damp, bodies.ang_damp
+    gravity_scale, pos, angle, vel = bodies.gravity_scale, bodies.pos, bodies.angle, bodies.vel
+    angvel, moved = bodies.angvel, bodies.moved
+    rows, hist = pairs.rows, pairs.hist
+    m = rows.shape[0]
+    cba = pairs.bodies[0, :m]
+    cbb = pairs.bodies[1, :m]
     n = btype.shape[0]
     h = dt / substeps
     inv_h = 1.0 / h
@@ -153,6 +164,6 @@ def step_bodies(dt, substeps, gx, gy, hertz, zeta, pushout, restitution_threshol
             x -= c * com[i, 0] - s * com[i, 1]
             y -= s * com[i, 0] + c * com[i, 1]
         # Moved: the broadphase must re-box this body's pieces next step.
-        moved[i] = x != pos[i, 0] or y != pos[i, 1] or angle[i] != angle0[i] or moved[i] == 2
+        moved[i] = x != pos[i, 0] or y != pos[i, 1] or angle[i] != angle0[i] or moved[i] == MOVED_BY_HAND
         pos[i, 0] = x
         pos[i, 1] = y

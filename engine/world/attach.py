@@ -1,153 +1,107 @@
-"""The part of :class:`engine.World` that attaches shapes to bodies: pieces, the vertex
-pool, broadphase proxies and mass properties.
+"""Attaching shapes to bodies: pieces, the vertex pool, broadphase proxies, mass properties.
 
-A mixin, not a class of its own: these methods read and write the world's columns
-directly (bodies ``_b``, pieces ``_p``, geometry ``_g``, the two trees), and splitting
-them out keeps ``world.py`` to the step and the public API. Nothing here is public.
+Functions over the world's state (``state.py``), called by ``Body.add_shape``,
+``Body.remove_shape``, ``World.destroy_body`` and the body-type and mass setters. The
+arguments are validated by the callers before anything here touches the state.
 """
 import math
 
 import numpy as np
 
 from .. import constants as K
-from ..broadphase import proxies as _px
-from ..geometry.convex import piece_box
+from ..broadphase.proxies import fat_box
 from ..constants import DYNAMIC, STATIC
 from ..geometry.mass import combine, min_extent
-from .shape_handle import ShapeHandle
-from ..geometry.shapes import Shape
-from .._checks import as_non_negative, as_positive
 
-__all__ = ["WorldShapes"]
+__all__ = ["attach_pieces", "detach_pieces", "reinsert_pieces", "update_mass", "drop_pairs_of_body"]
 
 
-class WorldShapes:
-    """Shape and piece management of :class:`engine.World` (a mixin over its arrays)."""
+def attach_pieces(state, row, shape, friction, restitution):
+    """Copy ``shape``'s pieces into the stores and the trees for body ``row``; returns
+    the new piece rows (int64 array)."""
+    starts = shape._starts
+    nv = int(starts[-1])
+    geo = state.geometry
+    g0 = geo.append(nv)
+    geo.verts[g0:g0 + nv] = shape._verts
+    geo.norms[g0:g0 + nv] = shape._norms
+    geo.ghost[g0:g0 + nv] = shape._ghost
+    P = state.pieces
+    pieces = []
+    for k in range(len(starts) - 1):
+        p = P.alloc()
+        P.body[p] = row
+        P.start[p] = g0 + starts[k]
+        P.count[p] = starts[k + 1] - starts[k]
+        P.radius[p] = shape._radius
+        P.friction[p] = friction
+        P.restitution[p] = restitution
+        P.fat[p] = _fat_box(state, p)
+        P.node[p] = state.tree_of(p).insert(P.fat[p], p)
+        pieces.append(p)
+    state.mark_placed(row)
+    return np.array(pieces, dtype=np.int64)
 
-    def _add_shape(self, body, shape, density, friction, restitution):
-        self._check_unlocked()
-        if not isinstance(shape, Shape):
-            raise TypeError(f"shape must be a Circle, Segment or Polygon, got {type(shape).__name__}")
-        i = self._body_row(body)
-        density = as_positive(density, "density")
-        friction = as_non_negative(friction, "friction")
-        restitution = as_non_negative(restitution, "restitution")
-        starts = shape._starts
-        nv = int(starts[-1])
-        self._g.ensure(self._g_used + nv)
-        g0 = self._g_used
-        self._g.verts[g0:g0 + nv] = shape._verts
-        self._g.norms[g0:g0 + nv] = shape._norms
-        self._g.ghost[g0:g0 + nv] = shape._ghost
-        self._g_used += nv
-        pieces = []
-        kind = int(self._b.btype[i])
-        for k in range(len(starts) - 1):
-            p = self._new_piece()
-            P = self._p
-            P.alive[p] = 1
-            P.body[p] = i
-            P.start[p] = g0 + starts[k]
-            P.count[p] = starts[k + 1] - starts[k]
-            P.radius[p] = shape._radius
-            P.friction[p] = friction
-            P.restitution[p] = restitution
-            P.static[p] = kind == STATIC
-            P.dynamic[p] = kind == DYNAMIC
-            P.fat[p] = self._fat_box(p)
-            P.node[p] = self._tree_of(p).insert(P.fat[p], p)
-            self._mark_moved(p)
-            pieces.append(p)
-        h = ShapeHandle(body, shape, density, friction, restitution, np.array(pieces, dtype=np.int64))
-        self._body_shapes[body._key].append(h)
-        self._update_mass(i)
-        return h
 
-    def _remove_shape(self, body, handle):
-        self._check_unlocked()
-        i = self._body_row(body)
-        shapes = self._body_shapes[body._key]
-        if not isinstance(handle, ShapeHandle) or handle not in shapes:
-            raise ValueError(f"{handle!r} is not attached to {body!r}")
-        shapes.remove(handle)
-        self._detach_pieces(handle)
-        self._update_mass(i)
+def detach_pieces(state, pieces):
+    """Remove ``pieces`` from the trees, the pair set and the piece store."""
+    for p in pieces:
+        state.tree_of(p).remove(int(state.pieces.node[p]))
+        state.pieces.release(p)
+    a, b = state.pairs.pieces()
+    state.pairs.keep(~(np.isin(a, pieces) | np.isin(b, pieces)))
 
-    def _detach_pieces(self, handle):
-        for p in handle._pieces:
-            self._tree_of(p).remove(int(self._p.node[p]))
-            self._p.reset_row(p)
-            self._p_free.append(int(p))
-        a, b = self._pairs.pieces()
-        dead = np.isin(a, handle._pieces) | np.isin(b, handle._pieces)
-        self._pairs.keep(~dead)
 
-    def _new_piece(self):
-        if self._p_free:
-            return self._p_free.pop()
-        p = self._p_used
-        self._p.ensure(p + 1)
-        self._p_used += 1
-        return p
+def reinsert_pieces(state, pieces, moved_trees=False):
+    """Re-box ``pieces`` at their body's pose (a pose or type set by hand); with
+    ``moved_trees`` their tree is chosen anew (the body type changed)."""
+    P = state.pieces
+    for p in pieces:
+        if moved_trees:
+            old = state.static_tree if state.tree_of(p) is state.tree else state.tree
+            old.remove(int(P.node[p]))
+            P.node[p] = state.tree_of(p).insert(P.fat[p], p)
+        P.fat[p] = _fat_box(state, p)
+        state.tree_of(p).move(int(P.node[p]), P.fat[p])
 
-    def _tree_of(self, p):
-        return self._static_tree if self._p.static[p] else self._tree
 
-    def _fat_box(self, p):
-        P, b = self._p, self._b
-        i = P.body[p]
-        c, s = math.cos(b.angle[i]), math.sin(b.angle[i])
-        box = piece_box(self._g.verts, P.start[p], P.count[p], P.radius[p],
-                        b.pos[i, 0], b.pos[i, 1], c, s, K.SPECULATIVE_DISTANCE)
-        if P.static[p]:
-            return np.array(box)
-        g = _px.fat_margin(box[2], box[3], box[0], box[1], K.AABB_MARGIN, K.AABB_MARGIN_FRACTION)
-        return np.array((box[0] - g, box[1] - g, box[2] + g, box[3] + g))
+def drop_pairs_of_body(state, row):
+    """Forget every tracked pair of body ``row`` (its type changed)."""
+    a, b = state.pairs.pieces()
+    pb = state.pieces.body
+    state.pairs.keep((pb[a] != row) & (pb[b] != row))
 
-    def _reinsert(self, p):
-        self._p.fat[p] = self._fat_box(p)
-        self._tree_of(p).move(int(self._p.node[p]), self._p.fat[p])
-        self._mark_moved(p)
 
-    def _mark_moved(self, p):
-        # New or teleported proxies must look for pairs at the next step.
-        self._teleported.append((bool(self._p.static[p]), int(self._p.node[p])))
+def _fat_box(state, p):
+    P, b = state.pieces, state.bodies
+    i = P.body[p]
+    c, s = math.cos(b.angle[i]), math.sin(b.angle[i])
+    return np.array(fat_box(state.geometry.verts, P.start[p], P.count[p], P.radius[p],
+                            b.pos[i, 0], b.pos[i, 1], c, s, b.btype[i] == STATIC,
+                            K.SPECULATIVE_DISTANCE, K.AABB_MARGIN, K.AABB_MARGIN_FRACTION))
 
-    def _update_mass(self, i):
-        """Mass, centre of mass, inertia and extent of body row ``i`` from its shapes."""
-        b = self._b
-        key = int(b.key[i])
-        attached = self._body_shapes.get(key, ())
-        mass, com, inertia, extent = combine((h.shape, h.density) for h in attached)
-        b.min_extent[i] = min_extent(h.shape for h in attached)
-        old_com = b.com[i].copy()
-        b.com[i] = com
-        if b.btype[i] != DYNAMIC:
-            b.mass[i] = b.inv_mass[i] = b.inertia[i] = b.inv_inertia[i] = 0.0
-        elif mass > 0.0:
-            b.mass[i], b.inv_mass[i] = mass, 1.0 / mass
-            b.inertia[i] = inertia
-            b.inv_inertia[i] = 1.0 / inertia if inertia > 0.0 else 0.0
-        else:
-            b.mass[i], b.inv_mass[i] = 1.0, 1.0  # documented: unit mass, no rotation
-            b.inertia[i] = b.inv_inertia[i] = 0.0
-        b.extent[i] = extent
-        # Keep the velocity of the material points: the centre moved, v follows w x d.
-        c, s = math.cos(b.angle[i]), math.sin(b.angle[i])
-        dx, dy = b.com[i] - old_com
-        wx, wy = c * dx - s * dy, s * dx + c * dy
-        b.vel[i, 0] -= b.angvel[i] * wy
-        b.vel[i, 1] += b.angvel[i] * wx
 
-    def _override_mass(self, body, mass=None, inertia=None):
-        self._check_unlocked()
-        i = self._body_row(body)
-        if self._b.btype[i] != DYNAMIC:
-            raise ValueError("only dynamic bodies have a mass to set")
-        if mass is not None:
-            m = as_positive(mass, "mass")
-            self._b.mass[i], self._b.inv_mass[i] = m, 1.0 / m
-        if inertia is not None:
-            j = as_non_negative(inertia, "inertia")
-            self._b.inertia[i] = j
-            self._b.inv_inertia[i] = 1.0 / j if j > 0.0 else 0.0
+def update_mass(state, row, attached):
+    """Mass, centre of mass, inertia and extents of body ``row`` from its ``attached``
+    shape handles; the velocity of the body's material points is kept."""
+    b = state.bodies
+    mass, com, inertia, extent = combine((h.shape, h.density) for h in attached)
+    b.min_extent[row] = min_extent(h.shape for h in attached)
+    old_com = b.com[row].copy()
+    b.com[row] = com
+    if b.btype[row] != DYNAMIC:
+        b.mass[row] = b.inv_mass[row] = b.inertia[row] = b.inv_inertia[row] = 0.0
+    elif mass > 0.0:
+        b.mass[row], b.inv_mass[row] = mass, 1.0 / mass
+        b.inertia[row] = inertia
+        b.inv_inertia[row] = 1.0 / inertia if inertia > 0.0 else 0.0
+    else:
+        b.mass[row], b.inv_mass[row] = 1.0, 1.0  # documented: unit mass, no rotation
+        b.inertia[row] = b.inv_inertia[row] = 0.0
+    b.extent[row] = extent
+    # The centre moved by d: keep the material points' velocity, v follows w x d.
+    c, s = math.cos(b.angle[row]), math.sin(b.angle[row])
+    dx, dy = b.com[row] - old_com
+    wx, wy = c * dx - s * dy, s * dx + c * dy
+    b.vel[row, 0] -= b.angvel[row] * wy
+    b.vel[row, 1] += b.angvel[row] * wx

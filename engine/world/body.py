@@ -1,14 +1,16 @@
 """Body: a thin handle over one row of the world's body arrays.
 
-A ``Body`` holds its world and a key; every property reads or writes the world's NumPy
-columns, so the handle costs nothing per step. Once the body is destroyed the key maps
-to no row and every access raises, so a handle can never read another body's data.
+A ``Body`` holds the world's state and a key; every property reads or writes the state's
+NumPy columns, so the handle costs nothing per step. Once the body is destroyed the key
+maps to no row and every access raises, so a handle can never read another body's data.
 """
 import enum
-import math
 
+from .._checks import as_float, as_non_negative, as_positive, as_vec2
 from ..constants import DYNAMIC, KINEMATIC, STATIC
-from .._checks import as_float, as_non_negative, as_vec2
+from ..geometry.shapes import Shape
+from . import attach
+from .shape_handle import ShapeHandle
 
 __all__ = ["Body", "BodyType"]
 
@@ -58,22 +60,23 @@ class Body:
     (0.0, -0.16666666666666666)
     """
 
-    __slots__ = ("_world", "_key", "user_data", "__weakref__")
+    __slots__ = ("_world", "_state", "_key", "_shapes", "user_data", "__weakref__")
 
-    def __init__(self, world, key):
+    def __init__(self, world, state, key):
         self._world = world
+        self._state = state
         self._key = key
+        self._shapes = []  # ShapeHandles, in the order they were added
         self.user_data = None
 
     # -- plumbing ---------------------------------------------------------------------
     def _row(self):
-        row = self._world._body_keys.row(self._key)
-        if row < 0:
-            raise RuntimeError("this body was destroyed; its handle can no longer be used")
-        return row
+        return self._state.row(self._key)
 
-    def _col(self, name):
-        return getattr(self._world._b, name)
+    def _set(self, column, value):
+        """Write ``value`` into this body's row of ``column`` (between steps only)."""
+        self._state.check_unlocked()
+        getattr(self._state.bodies, column)[self._row()] = value
 
     @property
     def world(self):
@@ -84,127 +87,153 @@ class Body:
     @property
     def alive(self):
         """False once the body has been destroyed."""
-        return self._world._body_keys.row(self._key) >= 0
+        return self._state.body_keys.row(self._key) >= 0
 
     # -- state ------------------------------------------------------------------------
     @property
     def position(self):
         """Origin of the body frame in the world, ``(x, y)`` in meters."""
-        p = self._world._b.pos[self._row()]
+        p = self._state.bodies.pos[self._row()]
         return (float(p[0]), float(p[1]))
 
     @position.setter
     def position(self, value):
-        x, y = as_vec2(value, "position")
-        self._world._set_pose(self, x=x, y=y)
+        self._place(position=as_vec2(value, "position"))
 
     @property
     def angle(self):
         """Rotation in radians, counter-clockwise."""
-        return float(self._world._b.angle[self._row()])
+        return float(self._state.bodies.angle[self._row()])
 
     @angle.setter
     def angle(self, value):
-        self._world._set_pose(self, angle=as_float(value, "angle"))
+        self._place(angle=as_float(value, "angle"))
+
+    def _place(self, position=None, angle=None):
+        """Set the pose by hand: the broadphase re-boxes the pieces and finds new pairs."""
+        self._state.check_unlocked()
+        i = self._row()
+        if position is not None:
+            self._state.bodies.pos[i] = position
+        if angle is not None:
+            self._state.bodies.angle[i] = angle
+        self._state.mark_placed(i)
+        attach.reinsert_pieces(self._state, self._pieces())
 
     @property
     def velocity(self):
         """Velocity of the centre of mass, ``(vx, vy)`` in m/s."""
-        v = self._world._b.vel[self._row()]
+        v = self._state.bodies.vel[self._row()]
         return (float(v[0]), float(v[1]))
 
     @velocity.setter
     def velocity(self, value):
         vx, vy = as_vec2(value, "velocity")
-        self._world._check_unlocked()
-        self._world._b.vel[self._row()] = (vx, vy)
+        self._set("vel", (vx, vy))
 
     @property
     def angular_velocity(self):
         """Angular velocity in rad/s, counter-clockwise."""
-        return float(self._world._b.angvel[self._row()])
+        return float(self._state.bodies.angvel[self._row()])
 
     @angular_velocity.setter
     def angular_velocity(self, value):
         w = as_float(value, "angular_velocity")
-        self._world._check_unlocked()
-        self._world._b.angvel[self._row()] = w
+        self._set("angvel", w)
 
     @property
     def linear_damping(self):
         """Velocity damping rate in 1/s (0: none)."""
-        return float(self._world._b.lin_damp[self._row()])
+        return float(self._state.bodies.lin_damp[self._row()])
 
     @linear_damping.setter
     def linear_damping(self, value):
         c = as_non_negative(value, "linear_damping")
-        self._world._check_unlocked()
-        self._world._b.lin_damp[self._row()] = c
+        self._set("lin_damp", c)
 
     @property
     def angular_damping(self):
         """Angular velocity damping rate in 1/s (0: none)."""
-        return float(self._world._b.ang_damp[self._row()])
+        return float(self._state.bodies.ang_damp[self._row()])
 
     @angular_damping.setter
     def angular_damping(self, value):
         c = as_non_negative(value, "angular_damping")
-        self._world._check_unlocked()
-        self._world._b.ang_damp[self._row()] = c
+        self._set("ang_damp", c)
 
     @property
     def gravity_scale(self):
         """Multiplier of the world's gravity for this body (1 by default)."""
-        return float(self._world._b.gravity_scale[self._row()])
+        return float(self._state.bodies.gravity_scale[self._row()])
 
     @gravity_scale.setter
     def gravity_scale(self, value):
         g = as_float(value, "gravity_scale")
-        self._world._check_unlocked()
-        self._world._b.gravity_scale[self._row()] = g
+        self._set("gravity_scale", g)
 
     @property
     def body_type(self):
         """:class:`BodyType`; assigning a new type moves the body's shapes between trees."""
-        return BodyType(int(self._world._b.btype[self._row()]))
+        return BodyType(int(self._state.bodies.btype[self._row()]))
 
     @body_type.setter
     def body_type(self, value):
-        self._world._set_body_type(self, BodyType.parse(value))
+        kind = BodyType.parse(value)
+        state = self._state
+        state.check_unlocked()
+        i = self._row()
+        if int(state.bodies.btype[i]) == int(kind):
+            return
+        state.bodies.btype[i] = int(kind)
+        if kind == BodyType.STATIC:
+            state.bodies.vel[i] = 0.0
+            state.bodies.angvel[i] = 0.0
+        attach.reinsert_pieces(state, self._pieces(), moved_trees=True)
+        state.mark_placed(i)
+        attach.drop_pairs_of_body(state, i)
+        self._update_mass()
 
     # -- mass -------------------------------------------------------------------------
     @property
     def mass(self):
         """Mass in kg, from the shapes' densities (0 for static and kinematic bodies)."""
-        return float(self._world._b.mass[self._row()])
+        return float(self._state.bodies.mass[self._row()])
 
     @mass.setter
     def mass(self, value):
-        self._world._override_mass(self, mass=value)
+        m = as_positive(value, "mass")
+        i = self._dynamic_row("mass")
+        self._state.bodies.mass[i], self._state.bodies.inv_mass[i] = m, 1.0 / m
 
     @property
     def inertia(self):
         """Moment of inertia about the centre of mass, kg m^2."""
-        return float(self._world._b.inertia[self._row()])
+        return float(self._state.bodies.inertia[self._row()])
 
     @inertia.setter
     def inertia(self, value):
-        self._world._override_mass(self, inertia=value)
+        j = as_non_negative(value, "inertia")
+        i = self._dynamic_row("inertia")
+        self._state.bodies.inertia[i] = j
+        self._state.bodies.inv_inertia[i] = 1.0 / j if j > 0.0 else 0.0
+
+    def _dynamic_row(self, what):
+        self._state.check_unlocked()
+        i = self._row()
+        if self._state.bodies.btype[i] != DYNAMIC:
+            raise ValueError(f"only dynamic bodies have a {what} to set")
+        return i
 
     @property
     def center_of_mass(self):
         """Centre of mass in the body frame, ``(x, y)``."""
-        c = self._world._b.com[self._row()]
+        c = self._state.bodies.com[self._row()]
         return (float(c[0]), float(c[1]))
 
     @property
     def world_center_of_mass(self):
         """Centre of mass in the world, ``(x, y)``."""
-        i = self._row()
-        b = self._world._b
-        c, s = math.cos(b.angle[i]), math.sin(b.angle[i])
-        return (float(b.pos[i, 0] + c * b.com[i, 0] - s * b.com[i, 1]),
-                float(b.pos[i, 1] + s * b.com[i, 0] + c * b.com[i, 1]))
+        return self._state.world_center(self._row())
 
     @property
     def bullet(self):
@@ -214,12 +243,11 @@ class Body:
         anyway, against static, kinematic and dynamic bodies; the flag only matters for
         a body that can meet something thinner than itself in less than that.
         """
-        return bool(self._world._b.bullet[self._row()])
+        return bool(self._state.bodies.bullet[self._row()])
 
     @bullet.setter
     def bullet(self, value):
-        self._world._check_unlocked()
-        self._world._b.bullet[self._row()] = bool(value)
+        self._set("bullet", bool(value))
 
     # -- shapes -----------------------------------------------------------------------
     def add_shape(self, shape, density=1.0, friction=0.6, restitution=0.0):
@@ -227,17 +255,46 @@ class Body:
 
         Mass, centre of mass and inertia are recomputed from all attached shapes.
         """
-        return self._world._add_shape(self, shape, density, friction, restitution)
+        if not isinstance(shape, Shape):
+            raise TypeError(f"shape must be a Circle, Segment or Polygon, got {type(shape).__name__}")
+        density = as_positive(density, "density")
+        friction = as_non_negative(friction, "friction")
+        restitution = as_non_negative(restitution, "restitution")
+        self._state.check_unlocked()
+        i = self._row()
+        pieces = attach.attach_pieces(self._state, i, shape, friction, restitution)
+        handle = ShapeHandle(self, shape, density, friction, restitution, pieces)
+        self._shapes.append(handle)
+        self._update_mass()
+        return handle
 
     def remove_shape(self, handle):
         """Detach a shape added with :meth:`add_shape`."""
-        self._world._remove_shape(self, handle)
+        self._state.check_unlocked()
+        self._row()
+        if not isinstance(handle, ShapeHandle) or handle not in self._shapes:
+            raise ValueError(f"{handle!r} is not attached to {self!r}")
+        self._shapes.remove(handle)
+        attach.detach_pieces(self._state, handle._pieces)
+        self._update_mass()
 
     @property
     def shapes(self):
         """The attached shapes' handles, in the order they were added."""
         self._row()
-        return list(self._world._body_shapes[self._key])
+        return list(self._shapes)
+
+    def _pieces(self):
+        return [p for h in self._shapes for p in h._pieces]
+
+    def _update_mass(self):
+        attach.update_mass(self._state, self._row(), self._shapes)
+
+    def _detach_all(self):
+        """Remove every shape (the body is being destroyed)."""
+        for h in self._shapes:
+            attach.detach_pieces(self._state, h._pieces)
+        self._shapes = []
 
     # -- forces -----------------------------------------------------------------------
     def _arm(self, point):
@@ -251,9 +308,9 @@ class Body:
         """Add ``force`` (N, world axes) at world ``point`` (default: centre of mass) for the next step."""
         fx, fy = as_vec2(force, "force")
         rx, ry = self._arm(point)
-        self._world._check_unlocked()
+        self._state.check_unlocked()
         i = self._row()
-        b = self._world._b
+        b = self._state.bodies
         b.force[i, 0] += fx
         b.force[i, 1] += fy
         b.torque[i] += rx * fy - ry * fx
@@ -261,16 +318,16 @@ class Body:
     def apply_torque(self, torque):
         """Add ``torque`` (N m) for the next step."""
         t = as_float(torque, "torque")
-        self._world._check_unlocked()
-        self._world._b.torque[self._row()] += t
+        self._state.check_unlocked()
+        self._state.bodies.torque[self._row()] += t
 
     def apply_impulse(self, impulse, point=None):
         """Change momentum now by ``impulse`` (N s, world axes) at world ``point``."""
         jx, jy = as_vec2(impulse, "impulse")
         rx, ry = self._arm(point)
-        self._world._check_unlocked()
+        self._state.check_unlocked()
         i = self._row()
-        b = self._world._b
+        b = self._state.bodies
         b.vel[i, 0] += b.inv_mass[i] * jx
         b.vel[i, 1] += b.inv_mass[i] * jy
         b.angvel[i] += b.inv_inertia[i] * (rx * jy - ry * jx)

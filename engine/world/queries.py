@@ -15,7 +15,7 @@ from .query_kernels import cast_pieces
 __all__ = ["cast_shape"]
 
 
-def cast_shape(world, shape, pose, translation):
+def cast_shape(state, shape, pose, translation):
     """``World.cast_shape``: the first world shape hit by ``shape`` swept along ``translation``."""
     require_shape(shape, "shape")
     pose = as_pose(pose, "pose")
@@ -26,14 +26,17 @@ def cast_shape(world, shape, pose, translation):
     lo = np.minimum(box[:2], box[:2] + tr)
     hi = np.maximum(box[2:], box[2:] + tr)
     scale = max(float(np.abs(box).max()) + math.hypot(*tr), 1.0)
-    b, P, n_p = world._b, world._p, world._p_used
-    piece, t, px, py, nx, ny = cast_pieces(
-        shape._verts, shape._starts, shape._radius, shape_sweep(shape, pose, tr, 0.0), 1e-9 * scale,
-        lo[0], lo[1], hi[0], hi[1], P.body[:n_p], P.start[:n_p], P.count[:n_p], P.radius[:n_p],
-        world._g.verts, b.pos, b.angle, *world._tree.arrays, *world._static_tree.arrays)
+    cast = (shape._verts, shape._starts, shape._radius, shape_sweep(shape, pose, tr, 0.0), 1e-9 * scale)
+    piece, t, px, py, nx, ny = cast_pieces(cast, (lo[0], lo[1], hi[0], hi[1]), state.body_arrays(),
+                                           state.piece_arrays(),
+                                           (state.tree.arrays, state.static_tree.arrays))
     if piece < 0:
         return None
-    key = int(b.key[P.body[piece]])
-    handle = next(h for h in world._body_shapes[key] if piece in h._pieces)
-    return ShapeCastHit(world._handles[key], handle, float(t), (px + 0.0, py + 0.0),
-                        (nx + 0.0, ny + 0.0))
+    handle = shape_of_piece(state, piece)
+    return ShapeCastHit(handle.body, handle, float(t), (px + 0.0, py + 0.0), (nx + 0.0, ny + 0.0))
+
+
+def shape_of_piece(state, piece):
+    """The shape handle that owns piece row ``piece``."""
+    body = state.handles[state.pieces.body[piece]]
+    return next(h for h in body._shapes if piece in h._pieces)

@@ -25,16 +25,22 @@ def tree_candidates(aabb, child1, child2, height, user, meta,
 
 
 @njit
-def cast_pieces(verts_s, starts_s, rs, sweep, tol, x0, y0, x1, y1,
-                piece_body, piece_start, piece_count, piece_radius, verts, pos, angle,
-                aabb, parent, child1, child2, height, user, meta,
-                s_aabb, s_parent, s_child1, s_child2, s_height, s_user, s_meta):
+def cast_pieces(cast, box, bodies, pieces, trees):
     """First world piece a swept shape touches (the kernel of ``World.cast_shape``).
 
-    ``(x0, y0, x1, y1)`` bounds the whole sweep; the world's pieces are held at their
-    current poses. Returns ``(piece, t, px, py, nx, ny)`` as ``shapes_toi`` does, with
+    ``cast`` is ``(verts, starts, radius, sweep, tol)`` of the swept shape, as
+    ``collision.toi.shapes_toi`` takes them; ``box`` ``(x0, y0, x1, y1)`` bounds the whole
+    sweep; ``bodies``, ``pieces``: the world's ``BodyArrays`` and ``PieceArrays``;
+    ``trees``: the moving and the static tree's ``TreeArrays``. The world's pieces are
+    held at their current poses. Returns ``(piece, t, px, py, nx, ny)`` as ``shapes_toi`` does, with
     ``piece`` = -1 when nothing is hit.
     """
+    verts_s, starts_s, rs, sweep, tol = cast
+    x0, y0, x1, y1 = box
+    piece_body, piece_start, piece_radius, verts = pieces.body, pieces.start, pieces.radius, pieces.verts
+    piece_count, pos, angle = pieces.count, bodies.pos, bodies.angle
+    aabb, parent, child1, child2, height, user, meta = trees[0]
+    s_aabb, s_parent, s_child1, s_child2, s_height, s_user, s_meta = trees[1]
     out = np.empty(64, np.int64)
     best_piece = -1
     best = MISS

@@ -44,9 +44,9 @@ class ShapeHandle:
     @friction.setter
     def friction(self, value):
         f = as_non_negative(value, "friction")
-        self._body._world._check_unlocked()
+        self._body._state.check_unlocked()
         self._friction = f
-        self._body._world._p.friction[self._pieces] = f
+        self._body._state.pieces.friction[self._pieces] = f
 
     @property
     def restitution(self):
@@ -56,9 +56,9 @@ class ShapeHandle:
     @restitution.setter
     def restitution(self, value):
         e = as_non_negative(value, "restitution")
-        self._body._world._check_unlocked()
+        self._body._state.check_unlocked()
         self._restitution = e
-        self._body._world._p.restitution[self._pieces] = e
+        self._body._state.pieces.restitution[self._pieces] = e
 
     def __repr__(self):
         return f"<ShapeHandle {self.shape!r} on {self._body!r}>"

@@ -119,7 +119,10 @@ def test_pairs_match_brute_force(seed, n_dyn, n_static, spread, moved_fraction, 
         dyn_tree.move(int(node), box)
         model_t[int(node)] = (model_t[int(node)][0], box)
     body = rng.integers(0, n_bodies, n_users).astype(np.int32)
-    dynamic = rng.random(n_users) < 0.6
+    n_types = min(n_bodies, n_users)  # bodies beyond the users' own never matter
+    body %= n_types
+    body_type = np.where(rng.random(n_types) < 0.6, 2, rng.integers(0, 2, n_types)).astype(np.int8)
+    dynamic = body_type[body] == 2
     nodes = np.array(sorted(model_t), np.int32)
     moved = nodes[rng.random(nodes.shape[0]) < moved_fraction]
     moved = np.concatenate([moved, moved[:2]])  # a proxy listed twice must not duplicate keys
@@ -128,30 +131,28 @@ def test_pairs_match_brute_force(seed, n_dyn, n_static, spread, moved_fraction, 
     # both ways of finding them: per-leaf queries, or one descent when many leaves moved
     event(f"path: {'descent' if 4 * moved.size > n_dyn and moved.size > 32 else 'queries'}")
 
-    keys = tree_find_pairs(*dyn_tree.arrays, *static_tree.arrays, moved, body, dynamic)
+    keys = tree_find_pairs(dyn_tree.arrays, static_tree.arrays, moved, body, body_type)
     assert keys.dtype == np.int64
     assert np.array_equal(keys, expected)
     assert np.all(np.diff(keys) > 0)
-    assert np.array_equal(dyn_tree.find_pairs(moved, body, dynamic, other=static_tree), expected)
+    assert np.array_equal(dyn_tree.find_pairs(moved, body, body_type, other=static_tree), expected)
     # within one tree only: the static tree is simply not consulted
-    assert np.array_equal(dyn_tree.find_pairs(moved, body, dynamic), brute_pairs(moved.tolist(), model_t, {}, body,
-                                                                                   dynamic))
+    assert np.array_equal(dyn_tree.find_pairs(moved, body, body_type),
+                          brute_pairs(moved.tolist(), model_t, {}, body, dynamic))
 
 
-def test_pairs_accept_uint8_flags_and_skip_non_leaves():
+def test_pairs_skip_non_leaves():
     rng = np.random.default_rng(7)
     tree, model = build(rng, 40, 5.0, 0)
     body = np.arange(40, dtype=np.int32)
-    dynamic = rng.random(40) < 0.5
+    body_type = np.where(rng.random(40) < 0.5, 2, 0).astype(np.int8)
     nodes = np.array(sorted(model), np.int32)
-    expected = tree_find_pairs(*tree.arrays, *AABBTree().arrays, nodes, body, dynamic)
+    expected = tree_find_pairs(tree.arrays, AABBTree().arrays, nodes, body, body_type)
     assert expected.size > 0
-    as_u8 = tree_find_pairs(*tree.arrays, *AABBTree().arrays, nodes, body, dynamic.astype(np.uint8))
-    assert np.array_equal(as_u8, expected)
-    internal = np.flatnonzero(tree.arrays[4] > 0).astype(np.int32)
-    free = np.flatnonzero(tree.arrays[4] < 0).astype(np.int32)
+    internal = np.flatnonzero(tree.arrays.height > 0).astype(np.int32)
+    free = np.flatnonzero(tree.arrays.height < 0).astype(np.int32)
     junk = np.concatenate([internal, free, np.array([-1, 10**6], np.int32)])
-    assert tree_find_pairs(*tree.arrays, *AABBTree().arrays, junk, body, dynamic).size == 0
+    assert tree_find_pairs(tree.arrays, AABBTree().arrays, junk, body, body_type).size == 0
 
 
 def test_pairs_filter_same_body_and_non_dynamic():
@@ -161,8 +162,8 @@ def test_pairs_filter_same_body_and_non_dynamic():
     k = tree.insert((0.5, 0.5, 2, 2), 2)  # kinematic, body 1
     ground.insert((-1, -1, 3, 3), 3)  # static, body 2
     body = np.array([0, 0, 1, 2], np.int32)
-    dynamic = np.array([True, True, False, False])
-    pairs = {(int(x >> 32), int(x & 0xFFFFFFFF)) for x in tree.find_pairs([a, k], body, dynamic, other=ground)}
+    body_type = np.array([2, 1, 0], np.int8)  # per body: dynamic, kinematic, static
+    pairs = {(int(x >> 32), int(x & 0xFFFFFFFF)) for x in tree.find_pairs([a, k], body, body_type, other=ground)}
     assert pairs == {(0, 2), (1, 2), (0, 3)}
 
 
@@ -301,5 +302,7 @@ def test_boundary_validation():
     with pytest.raises(ValueError):
         tree.remove(root)  # internal node
     with pytest.raises(ValueError):
-        tree.find_pairs([node], [0], [True])  # user 1 has no body entry
+        tree.find_pairs([node], [0], [2])  # user 1 has no body entry
+    with pytest.raises(ValueError):
+        tree.find_pairs([node], [0, 1], [2])  # body 1 has no type
     tree.validate()

@@ -1,0 +1,74 @@
+"""The stages of ``World.step``, each one named call over the world's state.
+
+Each function hands the kernels the state's named tuples (``state.py``) and keeps the
+Python side's bookkeeping (scratch buffers, merging new pairs); ``docs/pipeline.md``
+lists what each stage reads and writes. They do not call each other: they meet in
+``World.step``.
+"""
+import numpy as np
+
+from ..broadphase.find_pairs import tree_find_pairs
+from ..broadphase.proxies import placed_proxies, refresh_proxies
+from ..dynamics.continuous import find_fast, solve_continuous
+from ..dynamics.soft_step import step_bodies
+
+__all__ = ["broadphase", "narrowphase", "save_start_poses", "solve", "continuous"]
+
+
+def _scratch(state, name, size, dtype):
+    """A reusable buffer of at least ``size`` entries kept on the state."""
+    buf = state.scratch.get(name)
+    if buf is None or buf.size < size:
+        buf = state.scratch[name] = np.empty(max(16, 2 * size), dtype)
+    return buf
+
+
+def broadphase(state, dt):
+    """Refresh the moving proxies and merge the new candidate pairs into the pair set.
+
+    Pieces whose fat box changed, and the pieces of bodies placed by hand (static ones
+    included), look for new pairs in both trees.
+    """
+    state.pairs.compact_dropped()
+    bodies, pieces = state.body_arrays(), state.piece_arrays()
+    n_pieces = state.pieces.used
+    moved = _scratch(state, "moved", 2 * n_pieces, np.int32)
+    tree, static_tree = state.tree.arrays, state.static_tree.arrays
+    count = refresh_proxies(bodies, pieces, tree, state.proxy_params(dt), moved)
+    placed_static = _scratch(state, "placed_static", n_pieces, np.int32)
+    n_placed, n_static = placed_proxies(bodies, pieces, moved[count:], placed_static)
+    count += n_placed
+    if n_static:
+        state.pairs.add(tree_find_pairs(static_tree, tree, placed_static[:n_static],
+                                        pieces.body, bodies.btype))
+    if count:
+        state.pairs.add(tree_find_pairs(tree, static_tree, moved[:count], pieces.body, bodies.btype))
+
+
+def narrowphase(state, dt):
+    """A manifold for every tracked pair (refreshed from its cache while it barely moved)."""
+    state.pairs.update(state.body_arrays(), state.piece_arrays(), state.narrow_params(dt))
+
+
+def save_start_poses(state):
+    """Keep each body's pose at the step's start (the continuous stage sweeps from it)."""
+    b = state.body_arrays()
+    np.copyto(b.pos0, b.pos)
+    np.copyto(b.angle0, b.angle)
+
+
+def solve(state, dt):
+    """The soft step: contacts solved in substeps, bodies integrated."""
+    if state.bodies.used:
+        state.pairs.reserve()
+        step_bodies(state.body_arrays(), state.pairs.arrays(), state.solver_params(dt))
+
+
+def continuous(state):
+    """Fast bodies swept from their start pose and clamped to their first impact."""
+    n = state.bodies.used
+    fast = _scratch(state, "fast", n, np.uint8)[:n]
+    bodies = state.body_arrays()
+    if find_fast(bodies, state.continuous_params().safety, fast):
+        solve_continuous(fast, bodies, state.piece_arrays(), state.pairs.keys,
+                         (state.tree.arrays, state.static_tree.arrays), state.continuous_params())

@@ -1,0 +1,250 @@
+"""The world's state: every store in one object, and the named tuples the stages take.
+
+``WorldState`` owns what a world is made of: the body, piece and geometry stores (each
+with its own count and free list, ``_store.py``), the two broadphase trees, the tracked
+pairs and the settings. ``World`` runs the step over it; the ``Body`` and shape handles
+and the queries read and write it through the methods here, never through ``World``.
+
+The stage kernels take a few named tuples instead of loose arrays:
+
+- :class:`BodyArrays`: the live rows ``[:count]`` of every body column;
+- :class:`PieceArrays`: the live rows of the piece columns, and the geometry pool
+  (vertices, edge normals and seam rows in body coordinates) they point into;
+- ``TreeArrays`` (``broadphase/dynamic_tree.py``) and ``PairArrays``
+  (``contacts/pair_set.py``);
+- one tuple of settings per stage (:class:`ProxyParams`, :class:`NarrowParams`,
+  :class:`SolverParams`, :class:`ContinuousParams`).
+
+The array tuples are built once and kept until a store grows or its count changes, so a
+step does not slice thirty columns anew.
+"""
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from .. import constants as K
+from .._store import Columns, Handles
+from ..broadphase.dynamic_tree import AABBTree
+from ..constants import DYNAMIC, MOVED_BY_HAND, MOVED_BY_STEP, STATIC
+from ..contacts.pair_set import PairSet
+from ..geometry.seam_rows import GHOST_SIZE
+
+__all__ = ["WorldState", "BodyArrays", "PieceArrays", "ProxyParams", "NarrowParams",
+           "SolverParams", "ContinuousParams", "MOVED_BY_STEP", "MOVED_BY_HAND"]
+
+# A body's ``moved`` column says its pose changed in the last step (MOVED_BY_STEP: the
+# solver or the continuous stage moved it) or that the user set it, added a shape or
+# changed its type since (MOVED_BY_HAND): then the broadphase re-boxes its pieces and
+# looks for their new pairs, static bodies included. The one mechanism for poses set by
+# hand (``mark_placed``).
+BODY_COLUMNS = {
+    "pos": (np.float64, (2,), 0.0), "angle": (np.float64, (), 0.0),
+    "vel": (np.float64, (2,), 0.0), "angvel": (np.float64, (), 0.0),
+    "force": (np.float64, (2,), 0.0), "torque": (np.float64, (), 0.0),
+    "mass": (np.float64, (), 0.0), "inv_mass": (np.float64, (), 0.0),
+    "inertia": (np.float64, (), 0.0), "inv_inertia": (np.float64, (), 0.0),
+    "com": (np.float64, (2,), 0.0), "lin_damp": (np.float64, (), 0.0),
+    "ang_damp": (np.float64, (), 0.0), "gravity_scale": (np.float64, (), 1.0),
+    "extent": (np.float64, (), 0.0),  # farthest shape point from the centre of mass
+    "min_extent": (np.float64, (), np.inf),  # thinnest part (continuous collision)
+    "pos0": (np.float64, (2,), 0.0), "angle0": (np.float64, (), 0.0),  # pose at step start
+    "moved": (np.uint8, (), MOVED_BY_STEP),  # MOVED_BY_STEP, MOVED_BY_HAND or 0
+    "btype": (np.int8, (), DYNAMIC), "bullet": (np.bool_, (), False),
+}
+# A piece's body type is its body's (``btype[body]``); a free piece row has body -1.
+PIECE_COLUMNS = {
+    "body": (np.int32, (), -1), "start": (np.int64, (), 0), "count": (np.int64, (), 0),
+    "radius": (np.float64, (), 0.0), "friction": (np.float64, (), 0.0),
+    "restitution": (np.float64, (), 0.0), "fat": (np.float64, (4,), 0.0),
+    "node": (np.int32, (), -1),
+}
+GEOMETRY_COLUMNS = {"verts": (np.float64, (2,), 0.0), "norms": (np.float64, (2,), 0.0),
+                    "ghost": (np.float64, (GHOST_SIZE,), 0.0)}
+
+
+class BodyArrays(NamedTuple):
+    """The live rows of the body columns, (n,) or (n, 2), in body order."""
+
+    btype: np.ndarray
+    inv_mass: np.ndarray
+    inv_inertia: np.ndarray
+    com: np.ndarray
+    force: np.ndarray
+    torque: np.ndarray
+    lin_damp: np.ndarray
+    ang_damp: np.ndarray
+    gravity_scale: np.ndarray
+    pos: np.ndarray
+    angle: np.ndarray
+    vel: np.ndarray
+    angvel: np.ndarray
+    moved: np.ndarray
+    extent: np.ndarray
+    min_extent: np.ndarray
+    pos0: np.ndarray
+    angle0: np.ndarray
+    bullet: np.ndarray
+
+
+class PieceArrays(NamedTuple):
+    """The piece columns (rows in use, free ones have ``body`` -1) and the geometry pool."""
+
+    body: np.ndarray
+    start: np.ndarray
+    count: np.ndarray
+    radius: np.ndarray
+    friction: np.ndarray
+    restitution: np.ndarray
+    fat: np.ndarray
+    node: np.ndarray
+    verts: np.ndarray
+    norms: np.ndarray
+    ghost: np.ndarray
+
+
+class ProxyParams(NamedTuple):
+    """Broadphase settings: the step, the speculative distance, the fat-box margin rule."""
+
+    dt: float
+    speculative: float
+    margin: float
+    fraction: float
+
+
+class NarrowParams(NamedTuple):
+    """Narrowphase settings (``contacts/narrowphase.update_contacts``)."""
+
+    dt: float
+    margin: float
+    flip_tol: float
+    reuse_tol: float
+    mixing: int
+
+
+class SolverParams(NamedTuple):
+    """Soft-step settings (``dynamics/soft_step.step_bodies``)."""
+
+    dt: float
+    substeps: int
+    gx: float
+    gy: float
+    hertz: float
+    zeta: float
+    pushout: float
+    restitution_threshold: float
+    impact_gap: float
+    max_speed: float
+    max_rotation: float
+
+
+class ContinuousParams(NamedTuple):
+    """Continuous-collision settings (``dynamics/continuous``)."""
+
+    slop: float
+    safety: float
+
+
+class WorldState:
+    """Every store of one world; see the module docstring.
+
+    Attributes
+    ----------
+    bodies : Columns
+        Dense body rows (``BODY_COLUMNS``), ``bodies.used`` of them.
+    body_keys : Handles
+        Body key -> row (-1 once destroyed); ``handles[row]`` is the row's ``Body``.
+    pieces, geometry : Columns
+        Piece rows (with a free list) and the vertex pool they point into.
+    tree, static_tree : AABBTree
+        Fat boxes of the pieces of moving (dynamic and kinematic) and static bodies.
+    pairs : PairSet
+        The tracked piece pairs.
+    """
+
+    def __init__(self, gravity, substeps, mixing):
+        self.gravity = gravity
+        self.substeps = substeps
+        self.mixing = mixing
+        self.bodies = Columns(BODY_COLUMNS, 16)
+        self.body_keys = Handles()
+        self.handles = []  # Body handle of each body row
+        self.pieces = Columns(PIECE_COLUMNS, 16)
+        self.geometry = Columns(GEOMETRY_COLUMNS, 64)
+        self.tree = AABBTree()
+        self.static_tree = AABBTree()
+        self.pairs = PairSet()
+        self.locked = False  # True while the world steps
+        self.scratch = {}  # reusable kernel buffers by name (``stages.py``)
+        self._body_arrays = (None, None)
+        self._piece_arrays = (None, None)
+
+    # -- guards and lookups ----------------------------------------------------------
+    def check_unlocked(self):
+        """Raise when the world is being stepped (changes must wait until it returns)."""
+        if self.locked:
+            raise RuntimeError("the world is being stepped; change it before or after World.step")
+
+    def row(self, key):
+        """Row of the body with ``key``; raises once that body was destroyed."""
+        row = self.body_keys.row(key)
+        if row < 0:
+            raise RuntimeError("this body was destroyed; its handle can no longer be used")
+        return row
+
+    def world_center(self, i):
+        """Centre of mass of body row ``i`` in world coordinates."""
+        b = self.bodies
+        c, s = math.cos(b.angle[i]), math.sin(b.angle[i])
+        cx, cy = b.com[i]
+        return (float(b.pos[i, 0] + c * cx - s * cy), float(b.pos[i, 1] + s * cx + c * cy))
+
+    def mark_placed(self, i):
+        """Body row ``i`` was placed by hand: its pieces look for new pairs next step."""
+        self.bodies.moved[i] = MOVED_BY_HAND
+
+    def tree_of(self, p):
+        """The tree holding piece ``p``: the static one when its body is static."""
+        return self.static_tree if self.bodies.btype[self.pieces.body[p]] == STATIC else self.tree
+
+    # -- arrays for the kernels ---------------------------------------------------------
+    def body_arrays(self):
+        """:class:`BodyArrays` of the live body rows (kept until the store changes)."""
+        b = self.bodies
+        version, arrays = self._body_arrays
+        if version != b.version:
+            n = b.used
+            arrays = BodyArrays(*(getattr(b, name)[:n] for name in BodyArrays._fields))
+            self._body_arrays = (b.version, arrays)
+        return arrays
+
+    def piece_arrays(self):
+        """:class:`PieceArrays` of the piece rows in use and the geometry pool."""
+        p, g = self.pieces, self.geometry
+        version, arrays = self._piece_arrays
+        if version != (p.version, g.version):
+            n = p.used
+            arrays = PieceArrays(*(getattr(p, name)[:n] for name in PieceArrays._fields[:8]),
+                                 g.verts, g.norms, g.ghost)
+            self._piece_arrays = ((p.version, g.version), arrays)
+        return arrays
+
+    def proxy_params(self, dt):
+        """:class:`ProxyParams` for a step of ``dt``."""
+        return ProxyParams(dt, K.SPECULATIVE_DISTANCE, K.AABB_MARGIN, K.AABB_MARGIN_FRACTION)
+
+    def narrow_params(self, dt):
+        """:class:`NarrowParams` for a step of ``dt``."""
+        return NarrowParams(dt, K.SPECULATIVE_DISTANCE, K.FACE_FLIP_TOLERANCE,
+                            K.MANIFOLD_REUSE_TOLERANCE, self.mixing)
+
+    def solver_params(self, dt):
+        """:class:`SolverParams` for a step of ``dt``."""
+        gx, gy = self.gravity
+        return SolverParams(dt, self.substeps, gx, gy, K.CONTACT_HERTZ, K.CONTACT_DAMPING_RATIO,
+                            K.MAX_PUSHOUT_SPEED, K.RESTITUTION_THRESHOLD, K.LINEAR_SLOP,
+                            K.MAX_LINEAR_SPEED, K.MAX_ROTATION)
+
+    def continuous_params(self):
+        """:class:`ContinuousParams`."""
+        return ContinuousParams(K.LINEAR_SLOP, K.CCD_SAFETY_FACTOR)
