@@ -111,6 +111,11 @@ class AABBTree:
                                       self._height, self._user, self._meta)
         return self._arrays
 
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state["_arrays"] = None  # views of the pool: rebuilt on first use after a copy
+        return state
+
     @property
     def capacity(self):
         """Size of the node pool (grows by doubling)."""

@@ -179,6 +179,14 @@ class WorldState:
         self._body_arrays = (None, None)
         self._piece_arrays = (None, None)
 
+    def __getstate__(self):
+        # The cached array tuples are views; a pickle would copy them apart from the
+        # columns they view. They are rebuilt on first use.
+        state = self.__dict__.copy()
+        state["_body_arrays"] = state["_piece_arrays"] = (None, None)
+        state["scratch"] = {}
+        return state
+
     # -- guards and lookups ----------------------------------------------------------
     def check_unlocked(self):
         """Raise when the world is being stepped (changes must wait until it returns)."""
