@@ -138,6 +138,12 @@ def collide(shape_a, pose_a, shape_b, pose_b):
 def overlaps(shape_a, pose_a, shape_b, pose_b):
     """True when the shapes overlap with positive depth; cheaper than :func:`collide`.
 
+    Parameters
+    ----------
+    shape_a, shape_b : Circle, Segment or Polygon
+    pose_a, pose_b : (x, y, angle) or (x, y)
+        Position of each shape's local origin in the world and its rotation in radians.
+
     Examples
     --------
     >>> from engine import Circle, overlaps

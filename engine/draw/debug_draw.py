@@ -85,25 +85,79 @@ class DebugDraw:
     """
 
     def draw_circle(self, center, radius, angle, color):
-        """A disc of ``radius`` at ``center``, with a mark showing its rotation ``angle``."""
+        """A disc of ``radius`` at ``center``, with a mark showing its rotation ``angle``.
+
+        Parameters
+        ----------
+        center : (float, float)
+        radius : float
+            In meters.
+        angle : float
+            The disc's rotation in radians (a radius line at it shows rolling).
+        color : (int, int, int)
+        """
 
     def draw_polygon(self, vertices, color):
-        """A filled polygon; ``vertices`` is a (k, 2) array, counter-clockwise, possibly concave."""
+        """A filled polygon; ``vertices`` is a (k, 2) array, counter-clockwise, possibly concave.
+
+        Parameters
+        ----------
+        vertices : (k, 2) numpy.ndarray
+        color : (int, int, int)
+        """
 
     def draw_segment(self, a, b, radius, color):
-        """A segment from ``a`` to ``b``; a capsule (rounded ends) when ``radius > 0``."""
+        """A segment from ``a`` to ``b``; a capsule (rounded ends) when ``radius > 0``.
+
+        Parameters
+        ----------
+        a, b : (float, float)
+            The end points.
+        radius : float
+            The capsule's radius in meters; 0 for a plain segment.
+        color : (int, int, int)
+        """
 
     def draw_point(self, p, size, color):
-        """A dot of ``size`` pixels at ``p``."""
+        """A dot of ``size`` pixels at ``p``.
+
+        Parameters
+        ----------
+        p : (float, float)
+        size : float
+            Diameter in pixels (not meters).
+        color : (int, int, int)
+        """
 
     def draw_arrow(self, p, q, color):
-        """An arrow from ``p`` to ``q`` (contact normals, the MTV)."""
+        """An arrow from ``p`` to ``q`` (contact normals, the MTV).
+
+        Parameters
+        ----------
+        p, q : (float, float)
+            Tail and head.
+        color : (int, int, int)
+        """
 
     def draw_aabb(self, box, color):
-        """The outline of an axis-aligned box ``(min_x, min_y, max_x, max_y)``."""
+        """The outline of an axis-aligned box ``(min_x, min_y, max_x, max_y)``.
+
+        Parameters
+        ----------
+        box : (float, float, float, float)
+            ``(min_x, min_y, max_x, max_y)`` in meters.
+        color : (int, int, int)
+        """
 
     def draw_text(self, p, text, color):
-        """``text`` with its top-left corner at the world point ``p``."""
+        """``text`` with its top-left corner at the world point ``p``.
+
+        Parameters
+        ----------
+        p : (float, float)
+        text : str
+        color : (int, int, int)
+        """
 
 
 def _rotate(points, pose):

@@ -42,6 +42,13 @@ class Camera:
     screen_center : (float, float)
         Pixel where ``center`` appears, usually the middle of the surface.
 
+    Attributes
+    ----------
+    cx, cy : float
+        The world point shown at pixel ``(ox, oy)`` (``center``); change them to pan.
+    ox, oy : float
+        ``screen_center`` in pixels.
+
     Examples
     --------
     >>> cam = Camera(scale=10, center=(0, 0), screen_center=(320, 240))
@@ -86,11 +93,22 @@ class Camera:
         return cls(scale, (0.5 * (x0 + x1), 0.5 * (y0 + y1)), (0.5 * w, top + 0.5 * (h - top)))
 
     def to_pixels(self, p):
-        """Pixel ``(x, y)`` of the world point ``p``."""
+        """Pixel ``(x, y)`` of the world point ``p``.
+
+        Parameters
+        ----------
+        p : (float, float)
+            World point in meters.
+        """
         return (self.ox + (p[0] - self.cx) * self.scale, self.oy - (p[1] - self.cy) * self.scale)
 
     def to_pixels_many(self, points):
         """Pixels of a (k, 2) array of world points, as a list of ``(x, y)`` tuples.
+
+        Parameters
+        ----------
+        points : array_like, shape (k, 2)
+            World points in meters.
 
         Examples
         --------
@@ -103,7 +121,18 @@ class Camera:
         return list(zip(xs.tolist(), ys.tolist()))
 
     def to_world(self, q):
-        """World point under the pixel ``q`` (for mouse input)."""
+        """World point under the pixel ``q`` (for mouse input).
+
+        Parameters
+        ----------
+        q : (float, float)
+            Pixel, y down (a mouse position).
+
+        Examples
+        --------
+        >>> Camera(10, (0, 0), (0, 0)).to_world((10, -20))
+        (1.0, 2.0)
+        """
         return ((q[0] - self.ox) / self.scale + self.cx, (self.oy - q[1]) / self.scale + self.cy)
 
 
@@ -131,19 +160,58 @@ class PixelDraw(DebugDraw):
 
     # -- the backend's five operations, in pixels --------------------------------------
     def pixel_polygon(self, points, fill, outline):
-        """Fill the pixel polygon ``points`` with ``fill`` and outline it with ``outline``."""
+        """Fill the pixel polygon ``points`` with ``fill`` and outline it with ``outline``.
+
+        Parameters
+        ----------
+        points : list of (float, float)
+            Pixels, in order (at least 3 for a visible polygon).
+        fill, outline : (int, int, int)
+        """
 
     def pixel_disc(self, center, radius, fill, outline):
-        """A filled, outlined disc of ``radius`` pixels."""
+        """A filled, outlined disc of ``radius`` pixels.
+
+        Parameters
+        ----------
+        center : (float, float)
+            Pixel.
+        radius : float
+            In pixels.
+        fill, outline : (int, int, int)
+        """
 
     def pixel_line(self, a, b, color, width):
-        """A line ``width`` pixels wide."""
+        """A line ``width`` pixels wide.
+
+        Parameters
+        ----------
+        a, b : (float, float)
+            End pixels.
+        color : (int, int, int)
+        width : int
+            In pixels.
+        """
 
     def pixel_text(self, p, text, color):
-        """``text`` with its top-left corner at pixel ``p``."""
+        """``text`` with its top-left corner at pixel ``p``.
+
+        Parameters
+        ----------
+        p : (float, float)
+        text : str
+        color : (int, int, int)
+        """
 
     def pixel_rect(self, box, color):
-        """Fill the pixel rectangle ``(x0, y0, x1, y1)``."""
+        """Fill the pixel rectangle ``(x0, y0, x1, y1)``.
+
+        Parameters
+        ----------
+        box : (float, float, float, float)
+            ``(x0, y0, x1, y1)`` in pixels, x0 <= x1 and y0 <= y1.
+        color : (int, int, int)
+        """
 
     # -- DebugDraw ----------------------------------------------------------------------
     def draw_polygon(self, vertices, color):

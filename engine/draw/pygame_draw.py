@@ -28,6 +28,11 @@ class PygameDraw(PixelDraw):
     background : (int, int, int)
         What fills blend towards: the colour you clear the surface with.
 
+    Attributes
+    ----------
+    pygame : module
+        The ``pygame`` module, imported by the constructor.
+
     Examples
     --------
     >>> import os; os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"  # no banner; a Surface needs no window

@@ -196,6 +196,13 @@ class Shape:
 class Circle(Shape):
     """A disc of ``radius`` centred at ``center`` in the body's frame.
 
+    Parameters
+    ----------
+    radius : float
+        Radius in meters, > 0.
+    center : (float, float)
+        Centre in the body's frame.
+
     Examples
     --------
     >>> c = Circle(0.5, center=(1.0, 0.0))
@@ -221,6 +228,13 @@ class Circle(Shape):
 
 class Segment(Shape):
     """The segment from ``a`` to ``b``; a capsule when ``radius > 0``.
+
+    Parameters
+    ----------
+    a, b : (float, float)
+        The end points in the body's frame (distinct).
+    radius : float
+        Rounding radius >= 0 in meters: the capsule's half thickness.
 
     Examples
     --------
@@ -268,7 +282,10 @@ class Polygon(Shape):
     radius : float, optional
         Rounding radius >= 0 (convex polygons only).
     method : {"auto", "split", "earclip"}, optional
-        How a concave outline is cut into pieces (see :func:`engine.geometry.decompose`).
+        How a concave outline is cut into convex pieces: ``"split"`` cuts along edge
+        extensions at reflex vertices, ``"earclip"`` clips ears and merges them, ``"auto"``
+        (default) runs both and keeps the fewer pieces (see
+        :func:`engine.geometry.decompose.decompose`). A convex polygon is never cut.
 
     Examples
     --------
@@ -308,10 +325,23 @@ class Polygon(Shape):
     def box(cls, width, height, center=(0.0, 0.0), angle=0.0, radius=0.0):
         """A ``width`` x ``height`` rectangle centred at ``center``, rotated by ``angle``.
 
+        Parameters
+        ----------
+        width, height : float
+            Side lengths in meters, > 0 (of the core, before rounding).
+        center : (float, float)
+            Centre in the body's frame.
+        angle : float
+            Rotation in radians, counter-clockwise.
+        radius : float
+            Rounding radius >= 0: the corners become quarter circles, the box grows by it.
+
         Examples
         --------
         >>> Polygon.box(2.0, 1.0).vertices.tolist()
         [[-1.0, -0.5], [1.0, -0.5], [1.0, 0.5], [-1.0, 0.5]]
+        >>> Polygon.box(2.0, 1.0, center=(1, 0), angle=math.pi / 2).vertices.round(9).tolist()
+        [[1.5, -1.0], [1.5, 1.0], [0.5, 1.0], [0.5, -1.0]]
         """
         hw = 0.5 * as_positive(width, "width")
         hh = 0.5 * as_positive(height, "height")

@@ -1,0 +1,172 @@
+"""docs/api.md is what ``docs/make_api.py`` generates from the docstrings, and every public
+name, property, attribute and parameter is documented, apart from the known gaps below.
+
+After changing a docstring, run ``python docs/make_api.py`` and commit docs/api.md.
+"""
+import difflib
+import importlib.util
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Defined in engine/world/, which is being rewritten: these docstrings are added there.
+# Remove an entry when its documentation lands (the test fails while it stays listed).
+PENDING = [
+    "engine.Body(world)",
+    "engine.Body(key)",
+    "engine.Body.user_data",
+    "engine.Body.add_shape(shape)",
+    "engine.Body.add_shape(density)",
+    "engine.Body.add_shape(friction)",
+    "engine.Body.add_shape(restitution)",
+    "engine.Body.apply_force(force)",
+    "engine.Body.apply_force(point)",
+    "engine.Body.apply_impulse(impulse)",
+    "engine.Body.apply_impulse(point)",
+    "engine.Body.apply_torque(torque)",
+    "engine.Body.remove_shape(handle)",
+    "engine.BodyType.parse(value)",
+    "engine.ShapeHandle(body)",
+    "engine.ShapeHandle(shape)",
+    "engine.ShapeHandle(density)",
+    "engine.ShapeHandle(friction)",
+    "engine.ShapeHandle(restitution)",
+    "engine.ShapeHandle(pieces)",
+    "engine.ShapeHandle.shape",
+    "engine.World.body_index(body)",
+    "engine.World.create_body(body_type)",
+    "engine.World.create_body(position)",
+    "engine.World.create_body(angle)",
+    "engine.World.create_body(velocity)",
+    "engine.World.create_body(angular_velocity)",
+    "engine.World.create_body(linear_damping)",
+    "engine.World.create_body(angular_damping)",
+    "engine.World.debug_draw(drawer)",
+    "engine.World.debug_draw(flags)",
+    "engine.World.destroy_body(body)",
+    "engine.World.step(dt)",
+]
+
+# engine/scenes.py has 390 lines and tests/test_architecture.py allows 400 per module:
+# Parameters sections for its builders do not fit until the module is split.
+SCENES_OVER_BUDGET = [
+    "engine.scenes.BodySpec(body_type)", "engine.scenes.BodySpec(position)",
+    "engine.scenes.BodySpec(angle)", "engine.scenes.BodySpec(velocity)",
+    "engine.scenes.BodySpec(angular_velocity)", "engine.scenes.BodySpec(shapes)",
+    "engine.scenes.BodySpec(tag)", "engine.scenes.BodySpec.angle",
+    "engine.scenes.BodySpec.angular_velocity", "engine.scenes.BodySpec.body_type",
+    "engine.scenes.BodySpec.position", "engine.scenes.BodySpec.shapes",
+    "engine.scenes.BodySpec.tag", "engine.scenes.BodySpec.velocity",
+    "engine.scenes.Scene(name)", "engine.scenes.Scene(gravity)", "engine.scenes.Scene(bodies)",
+    "engine.scenes.Scene.bodies", "engine.scenes.Scene.gravity", "engine.scenes.Scene.name",
+    "engine.scenes.Scene.add(body_type)", "engine.scenes.Scene.add(position)",
+    "engine.scenes.Scene.add(shapes)", "engine.scenes.Scene.add(kw)",
+    "engine.scenes.Scene.build(world)", "engine.scenes.Scene.build(world_options)",
+    "engine.scenes.pyramid(base)", "engine.scenes.pyramid(size)",
+    "engine.scenes.pyramid(friction)", "engine.scenes.pyramid(density)",
+    "engine.scenes.vertical_stack(count)", "engine.scenes.vertical_stack(size)",
+    "engine.scenes.vertical_stack(friction)", "engine.scenes.vertical_stack(gap)",
+    "engine.scenes.rain(circles)", "engine.scenes.rain(polygons)", "engine.scenes.rain(width)",
+    "engine.scenes.rain(seed)",
+    "engine.scenes.friction_ramp(slope)", "engine.scenes.friction_ramp(friction)",
+    "engine.scenes.friction_ramp(size)", "engine.scenes.friction_ramp(length)",
+    "engine.scenes.restitution_drop(restitution)", "engine.scenes.restitution_drop(height)",
+    "engine.scenes.restitution_drop(radius)",
+    "engine.scenes.idle(count)", "engine.scenes.idle(spacing)",
+    "engine.scenes.bullets(count)", "engine.scenes.bullets(speed)", "engine.scenes.bullets(wall)",
+    "engine.scenes.bullets(radius)", "engine.scenes.bullets(thickness)",
+    "engine.scenes.bullets(dt)", "engine.scenes.bullets(wall_density)",
+    "engine.scenes.gear_outline(teeth)", "engine.scenes.gear_outline(outer)",
+    "engine.scenes.gear_outline(inner)",
+    "engine.scenes.concave_terrain(width)",
+    "engine.scenes.concave_drop(rows)", "engine.scenes.concave_drop(cols)",
+    "engine.scenes.concave_drop(hulls)", "engine.scenes.concave_drop(seed)",
+    "engine.scenes.tumbler(count)", "engine.scenes.tumbler(size)", "engine.scenes.tumbler(wall)",
+    "engine.scenes.tumbler(angular_velocity)", "engine.scenes.tumbler(seed)",
+    "engine.scenes.domino(count)", "engine.scenes.domino(width)", "engine.scenes.domino(height)",
+    "engine.scenes.domino(spacing)", "engine.scenes.domino(friction)",
+    "engine.scenes.domino(lean)",
+    "engine.scenes.cradle(count)", "engine.scenes.cradle(radius)", "engine.scenes.cradle(speed)",
+    "engine.scenes.cradle(gap)", "engine.scenes.cradle(track)",
+]
+
+KNOWN_GAPS = PENDING + SCENES_OVER_BUDGET
+
+
+def _load_make_api():
+    spec = importlib.util.spec_from_file_location("make_api", ROOT / "docs" / "make_api.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+make_api = _load_make_api()
+
+
+def test_api_md_is_up_to_date():
+    expected = make_api.render()
+    actual = (ROOT / "docs" / "api.md").read_text()
+    if actual != expected:
+        diff = difflib.unified_diff(actual.splitlines(), expected.splitlines(), "docs/api.md (committed)",
+                                    "docs/api.md (generated)", lineterm="", n=1)
+        shown = "\n".join(list(diff)[:60])
+        raise AssertionError(f"docs/api.md is out of date: run `python docs/make_api.py`\n{shown}")
+
+
+def test_public_api_is_documented():
+    missing = make_api.missing()
+    assert len(set(KNOWN_GAPS)) == len(KNOWN_GAPS), "a known gap is listed twice"
+    new = [item for item in missing if item not in KNOWN_GAPS]
+    assert not new, ("undocumented: add a docstring, a Parameters or an Attributes entry for\n  "
+                     + "\n  ".join(new))
+    fixed = [item for item in KNOWN_GAPS if item not in missing]
+    assert not fixed, ("documented now: remove from the known gaps in tests/test_api_doc.py\n  "
+                       + "\n  ".join(fixed))
+
+
+def test_sections_parse_numpy_style():
+    doc = """Summary that goes
+    on.
+
+    Parameters
+    ----------
+    a, b : (float, float)
+        The ends,
+        in meters.
+
+        More detail.
+    color : (int, int, int)
+    **kw
+        Passed on.
+
+    Returns
+    -------
+    x : float
+        Not a parameter.
+    """
+    params = make_api.section(doc, "Parameters")
+    assert params == {"a": ("(float, float)", "The ends, in meters."), "b": ("(float, float)", "The ends, in meters."),
+                      "color": ("(int, int, int)", ""), "kw": ("", "Passed on.")}
+    assert make_api.section(doc, "Attributes") == {}
+
+
+def test_summaries_and_signatures():
+    from engine import BodyType, World
+    from engine.scenes import BodySpec
+
+    assert make_api.summary(World.step) == "Advance the world by `dt` seconds (fixed steps of 1/60 s are typical)."
+    assert make_api.signature("World.create_body", World.create_body, skip_first=True).startswith(
+        "World.create_body(body_type=BodyType.DYNAMIC, position=(0.0, 0.0), angle=0.0,")
+    assert "shapes=list(), tag='')" in make_api.signature("BodySpec", BodySpec)
+
+    def f(a, /, b, *args, c=BodyType.STATIC, d="x", **kw):
+        """One line."""
+
+    assert make_api.signature("f", f) == "f(a, /, b, *args, c=BodyType.STATIC, d='x', **kw)"
+    assert make_api._rst_to_md(":class:`~engine.World` and :func:`engine.collide`, ``x``") == (
+        "`World` and `engine.collide`, `x`")
+
+
+def test_the_page_has_no_python_blocks():
+    # tests/test_docs.py runs every ```python block of docs/*.md; this page has none to run
+    assert "```python" not in make_api.render()
