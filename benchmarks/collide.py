@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import pymunk  # noqa: E402
 
 from engine import Circle, Polygon, overlaps
-from engine.collision import collide  # noqa: E402
+from engine import collide  # noqa: E402
 
 
 def _regular(n, r):

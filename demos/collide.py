@@ -9,7 +9,7 @@ which just touches A. The labels give the depth and the normal (from A to B).
 import math
 
 from engine import Circle, Polygon, Segment
-from engine.collision import collide
+from engine import collide
 from engine.draw.debug_draw import COLORS, draw_manifold, draw_shape, shape_aabb
 
 from . import _viewer

@@ -30,7 +30,18 @@ class BodyType(enum.IntEnum):
 
     @classmethod
     def parse(cls, value):
-        """A ``BodyType`` from a member or its lower-case name."""
+        """A ``BodyType`` from a member or its lower-case name.
+
+        Parameters
+        ----------
+        value : BodyType or str
+            A member, or ``"dynamic"``, ``"kinematic"`` or ``"static"`` (any case).
+
+        Examples
+        --------
+        >>> BodyType.parse("static"), BodyType.parse(BodyType.DYNAMIC)
+        (<BodyType.STATIC: 0>, <BodyType.DYNAMIC: 2>)
+        """
         if isinstance(value, cls):
             return value
         if isinstance(value, str):
@@ -47,6 +58,22 @@ class Body:
 
     ``position`` is the body origin (the frame its shapes are given in); ``velocity`` is
     the velocity of its centre of mass. Angles are radians, counter-clockwise.
+
+    Parameters
+    ----------
+    world : World
+        The world holding the body (``World.create_body`` makes the handle; do not
+        call ``Body`` yourself).
+    state : engine.world.state.WorldState
+        That world's state, which the handle reads and writes.
+    key : int
+        The body's key in the world's handle table.
+
+    Attributes
+    ----------
+    user_data : object
+        Anything to keep with the body (a name, a game object); None by default. The
+        engine never reads it.
 
     Examples
     --------
@@ -163,7 +190,11 @@ class Body:
 
     @property
     def gravity_scale(self):
-        """Multiplier of the world's gravity for this body (1 by default)."""
+        """Multiplier of the world's gravity for this body (1 by default).
+
+        Any float: 0 turns gravity off for the body, a negative value reverses it. Only
+        dynamic bodies feel gravity.
+        """
         return float(self._state.bodies.gravity_scale[self._row()])
 
     @gravity_scale.setter
@@ -196,7 +227,12 @@ class Body:
     # -- mass -------------------------------------------------------------------------
     @property
     def mass(self):
-        """Mass in kg, from the shapes' densities (0 for static and kinematic bodies)."""
+        """Mass in kg, from the shapes' densities (0 for static and kinematic bodies).
+
+        Assigning a mass > 0 overrides it (dynamic bodies only; others raise
+        ``ValueError``) until a shape is added or removed or the body type changes, which
+        recompute it from the densities. The centre of mass does not move.
+        """
         return float(self._state.bodies.mass[self._row()])
 
     @mass.setter
@@ -207,7 +243,11 @@ class Body:
 
     @property
     def inertia(self):
-        """Moment of inertia about the centre of mass, kg m^2."""
+        """Moment of inertia about the centre of mass, kg m^2.
+
+        Assigning a value >= 0 overrides it (dynamic bodies only; 0 stops the body
+        rotating) until a shape is added or removed or the body type changes.
+        """
         return float(self._state.bodies.inertia[self._row()])
 
     @inertia.setter
@@ -254,6 +294,18 @@ class Body:
         """Attach ``shape`` (given in the body frame); returns a :class:`ShapeHandle`.
 
         Mass, centre of mass and inertia are recomputed from all attached shapes.
+
+        Parameters
+        ----------
+        shape : Circle, Segment or Polygon
+            The geometry in the body's frame; one shape may be attached to many bodies.
+        density : float
+            Mass per square meter, kg/m^2, > 0 (only dynamic bodies have mass).
+        friction : float
+            Coulomb friction coefficient >= 0, mixed with the other shape's
+            (``World.mixing``).
+        restitution : float
+            Bounciness >= 0: 0 none, 1 elastic; mixed with the other shape's.
         """
         if not isinstance(shape, Shape):
             raise TypeError(f"shape must be a Circle, Segment or Polygon, got {type(shape).__name__}")
@@ -269,7 +321,16 @@ class Body:
         return handle
 
     def remove_shape(self, handle):
-        """Detach a shape added with :meth:`add_shape`."""
+        """Detach a shape added with :meth:`add_shape`.
+
+        Mass, centre of mass and inertia are recomputed from the remaining shapes.
+
+        Parameters
+        ----------
+        handle : ShapeHandle
+            The handle :meth:`add_shape` returned (``ValueError`` if it is not attached
+            to this body).
+        """
         self._state.check_unlocked()
         self._row()
         if not isinstance(handle, ShapeHandle) or handle not in self._shapes:
@@ -305,7 +366,17 @@ class Body:
         return px - cx, py - cy
 
     def apply_force(self, force, point=None):
-        """Add ``force`` (N, world axes) at world ``point`` (default: centre of mass) for the next step."""
+        """Add ``force`` (N, world axes) at world ``point`` (default: centre of mass) for the next step.
+
+        Forces add up until the next ``World.step``, which applies and clears them.
+
+        Parameters
+        ----------
+        force : (float, float)
+            In newtons, world axes.
+        point : (float, float), optional
+            The world point it acts at; the centre of mass (no torque) by default.
+        """
         fx, fy = as_vec2(force, "force")
         rx, ry = self._arm(point)
         self._state.check_unlocked()
@@ -316,13 +387,27 @@ class Body:
         b.torque[i] += rx * fy - ry * fx
 
     def apply_torque(self, torque):
-        """Add ``torque`` (N m) for the next step."""
+        """Add ``torque`` (N m) for the next step.
+
+        Parameters
+        ----------
+        torque : float
+            In N m, counter-clockwise positive.
+        """
         t = as_float(torque, "torque")
         self._state.check_unlocked()
         self._state.bodies.torque[self._row()] += t
 
     def apply_impulse(self, impulse, point=None):
-        """Change momentum now by ``impulse`` (N s, world axes) at world ``point``."""
+        """Change momentum now by ``impulse`` (N s, world axes) at world ``point``.
+
+        Parameters
+        ----------
+        impulse : (float, float)
+            In N s, world axes.
+        point : (float, float), optional
+            The world point it acts at; the centre of mass (no spin) by default.
+        """
         jx, jy = as_vec2(impulse, "impulse")
         rx, ry = self._arm(point)
         self._state.check_unlocked()

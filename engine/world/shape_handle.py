@@ -12,8 +12,25 @@ __all__ = ["ShapeHandle"]
 class ShapeHandle:
     """A shape attached to a body, with its material; returned by ``Body.add_shape``.
 
-    ``friction`` and ``restitution`` can be changed at any time; ``density`` changes
-    recompute the body's mass.
+    ``friction`` and ``restitution`` can be changed at any time (between steps).
+
+    Parameters
+    ----------
+    body : Body
+        The body carrying the shape (``Body.add_shape`` makes the handle; do not call
+        ``ShapeHandle`` yourself).
+    shape : Circle, Segment or Polygon
+        The geometry, in the body's frame.
+    density, friction, restitution : float
+        The material, as given to ``Body.add_shape``.
+    pieces : numpy.ndarray
+        The rows of the world's piece arrays the shape occupies, one per convex piece.
+
+    Attributes
+    ----------
+    shape : Circle, Segment or Polygon
+        The attached geometry. Read it only: assigning another shape does not change
+        what the world collides.
     """
 
     __slots__ = ("_body", "shape", "_density", "_friction", "_restitution", "_pieces")

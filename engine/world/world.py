@@ -38,10 +38,16 @@ class World:
     gravity : (float, float)
         Acceleration in m/s^2, default ``(0, -10)``.
     substeps : int
-        Solver substeps per step (4: Box2D's default; more is stiffer and slower).
+        Solver substeps per step, default 7 (``engine.constants.SUBSTEPS``; Box2D's
+        default is 4). More is stiffer and slower.
     mixing : {"box2d", "pymunk"}
         How two shapes' materials combine: Box2D's ``sqrt(f1*f2)`` friction and
         ``max(e1, e2)`` restitution, or pymunk's products ``f1*f2`` and ``e1*e2``.
+
+    Attributes
+    ----------
+    substeps : int
+        Solver substeps per step; read at every step, so it may be changed between steps.
 
     Examples
     --------
@@ -99,6 +105,28 @@ class World:
 
         A dynamic body without shapes has mass 1 kg and no rotational inertia (it does
         not rotate) until shapes are added.
+
+        Parameters
+        ----------
+        body_type : BodyType or {"dynamic", "kinematic", "static"}
+            How the body moves (see :class:`~engine.BodyType`); dynamic by default.
+        position : (float, float)
+            Origin of the body frame in the world, in meters.
+        angle : float
+            Rotation in radians, counter-clockwise.
+        velocity : (float, float)
+            Velocity of the centre of mass in m/s (ignored for a static body).
+        angular_velocity : float
+            In rad/s, counter-clockwise (ignored for a static body).
+        linear_damping, angular_damping : float
+            Velocity damping rates in 1/s, >= 0 (0: none).
+
+        Examples
+        --------
+        >>> world = World()
+        >>> body = world.create_body("kinematic", position=(1, 2), angular_velocity=0.5)
+        >>> body.body_type, body.position, body.angular_velocity
+        (<BodyType.KINEMATIC: 1>, (1.0, 2.0), 0.5)
         """
         kind = BodyType.parse(body_type)
         x, y = as_vec2(position, "position")
@@ -125,7 +153,15 @@ class World:
         return body
 
     def destroy_body(self, body):
-        """Remove ``body`` and its shapes; its handle raises from now on."""
+        """Remove ``body`` and its shapes; its handle raises from now on.
+
+        The bodies after it in body order move up one row in the array views.
+
+        Parameters
+        ----------
+        body : Body
+            A live body of this world.
+        """
         state = self._state
         state.check_unlocked()
         i = self._body_row(body)
@@ -143,7 +179,13 @@ class World:
         return list(self._state.handles)
 
     def body_index(self, body):
-        """Row of ``body`` in the array views (``positions[world.body_index(b)]``)."""
+        """Row of ``body`` in the array views (``positions[world.body_index(b)]``).
+
+        Parameters
+        ----------
+        body : Body
+            A live body of this world.
+        """
         return self._body_row(body)
 
     def _body_row(self, body):
@@ -180,6 +222,11 @@ class World:
     # -- the step ---------------------------------------------------------------------------
     def step(self, dt):
         """Advance the world by ``dt`` seconds (fixed steps of 1/60 s are typical).
+
+        Parameters
+        ----------
+        dt : float
+            The time step in seconds, finite and > 0.
 
         Raises
         ------
@@ -278,8 +325,15 @@ class World:
     def debug_draw(self, drawer, flags=None):
         """Draw the world through ``drawer`` (an :class:`engine.draw.debug_draw.DebugDraw`).
 
-        ``flags`` is a :class:`engine.draw.debug_draw.DrawFlags` combination (shapes by
-        default). The engine imports no renderer: adapters implement the drawer.
+        The engine imports no renderer: adapters implement the drawer.
+
+        Parameters
+        ----------
+        drawer : engine.draw.debug_draw.DebugDraw
+            Receives the drawing primitives, e.g. ``engine.draw.pygame_draw.PygameDraw``
+            or ``engine.draw.matplotlib_draw.MatplotlibDraw``.
+        flags : engine.draw.debug_draw.DrawFlags, optional
+            What to draw, combined with ``|``; ``DrawFlags.SHAPES`` by default.
         """
         from ..draw import debug_draw  # lazily: drawing is not part of stepping
 
