@@ -4,7 +4,8 @@ Numba kernels over NumPy arrays behind a small Pythonic API: shapes (circles, co
 concave polygons, segments and capsules), standalone SAT collision with the minimum
 translation vector, and a world that steps bodies with a soft-step contact solver.
 """
-from .world.body import Body, BodyType
+from .world.body import Body
+from .world.body_type import BodyType
 from .collision.collide import Manifold, collide, overlaps
 from .collision.sweep import ShapeCastHit, time_of_impact
 from .geometry.shapes import Circle, Polygon, Segment, Shape

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from ..world.body import BodyType
+from ..world.body_type import BodyType
 from ..collision.collide import collide
 from ..geometry.shapes import Circle, Segment
 

@@ -1,6 +1,7 @@
 """The world: its state, ``World`` (the step as named stages), bodies, shape attachment and
 queries."""
-from .body import Body, BodyType
+from .body import Body
+from .body_type import BodyType
 from .shape_handle import ShapeHandle
 from .world import World
 

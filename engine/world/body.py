@@ -4,53 +4,14 @@ A ``Body`` holds the world's state and a key; every property reads or writes the
 NumPy columns, so the handle costs nothing per step. Once the body is destroyed the key
 maps to no row and every access raises, so a handle can never read another body's data.
 """
-import enum
-
 from .._checks import as_float, as_non_negative, as_positive, as_vec2
-from ..constants import DYNAMIC, KINEMATIC, STATIC
+from ..constants import DYNAMIC
 from ..geometry.shapes import Shape
 from . import attach
+from .body_type import BodyType
 from .shape_handle import ShapeHandle
 
-__all__ = ["Body", "BodyType"]
-
-
-class BodyType(enum.IntEnum):
-    """How a body moves.
-
-    ``DYNAMIC`` bodies have mass and respond to gravity, forces and contacts;
-    ``KINEMATIC`` bodies move only by the velocity you give them and push dynamic
-    bodies without being pushed; ``STATIC`` bodies never move.
-    The strings ``"dynamic"``, ``"kinematic"`` and ``"static"`` are accepted too.
-    """
-
-    STATIC = STATIC
-    KINEMATIC = KINEMATIC
-    DYNAMIC = DYNAMIC
-
-    @classmethod
-    def parse(cls, value):
-        """A ``BodyType`` from a member or its lower-case name.
-
-        Parameters
-        ----------
-        value : BodyType or str
-            A member, or ``"dynamic"``, ``"kinematic"`` or ``"static"`` (any case).
-
-        Examples
-        --------
-        >>> BodyType.parse("static"), BodyType.parse(BodyType.DYNAMIC)
-        (<BodyType.STATIC: 0>, <BodyType.DYNAMIC: 2>)
-        """
-        if isinstance(value, cls):
-            return value
-        if isinstance(value, str):
-            try:
-                return cls[value.upper()]
-            except KeyError:
-                pass
-        raise ValueError(f"body_type must be BodyType.DYNAMIC, KINEMATIC or STATIC "
-                         f"(or 'dynamic', 'kinematic', 'static'), got {value!r}")
+__all__ = ["Body"]
 
 
 class Body:

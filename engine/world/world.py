@@ -20,7 +20,8 @@ from .._checks import as_float, as_non_negative, as_positive, as_vec2
 from ..contacts.layout import C_TOUCHING
 from ..contacts.narrowphase import MIX_BOX2D, MIX_PYMUNK
 from . import stages
-from .body import Body, BodyType
+from .body import Body
+from .body_type import BodyType
 from .queries import cast_shape as _cast_shape
 from .shape_handle import ShapeHandle
 from .state import WorldState
