@@ -9,10 +9,11 @@ from .world.body_type import BodyType
 from .collision.collide import Manifold, collide, overlaps
 from .collision.sweep import ShapeCastHit, time_of_impact
 from .geometry.shapes import Circle, Polygon, Segment, Shape
+from .world.filter import ALL_BITS, Filter
 from .world.world import ShapeHandle, World
 
 __all__ = [
-    "Body", "BodyType", "Circle", "Manifold", "Polygon", "Segment", "Shape", "ShapeCastHit",
+    "ALL_BITS", "Body", "BodyType", "Circle", "Filter", "Manifold", "Polygon", "Segment", "Shape", "ShapeCastHit",
     "ShapeHandle", "World", "collide", "overlaps", "time_of_impact",
 ]
 __version__ = "0.1.0"

@@ -139,6 +139,11 @@ class Handles:
         self._count += 1
         return key
 
+    @property
+    def count(self):
+        """How many keys were ever handed out (keys are 0 .. count-1)."""
+        return self._count
+
     def row(self, key):
         """The row of ``key``, or -1 when its object was destroyed."""
         return int(self._rows[key])

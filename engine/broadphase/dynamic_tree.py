@@ -36,6 +36,18 @@ class TreeArrays(NamedTuple):
     meta: np.ndarray
 
 
+class PairRule(NamedTuple):
+    """Which leaf pairs may exist (``find_pairs.pair_admitted``): per user (piece) its
+    body and shape, per body its type code, per shape its filter bits."""
+
+    body: np.ndarray
+    body_type: np.ndarray
+    shape: np.ndarray
+    category: np.ndarray
+    mask: np.ndarray
+    group: np.ndarray
+
+
 # Pair keys pack two user ids into one int64 as (a << 32) | b.
 _MAX_USER = 2**31 - 1
 
@@ -299,7 +311,9 @@ class AABBTree:
                 raise ValueError("a user id in the trees has no entry in user_body")
         if user_body.size and (user_body.min() < 0 or user_body.max() >= body_type.shape[0]):
             raise ValueError("a body index in user_body has no entry in body_type")
-        return tree_find_pairs(self.arrays, other.arrays, moved, user_body, body_type)
+        everything = PairRule(user_body, body_type, np.zeros(user_body.shape[0], np.int32),
+                              np.ones(1, np.uint64), np.full(1, ~np.uint64(0)), np.zeros(1, np.int64))
+        return tree_find_pairs(self.arrays, other.arrays, moved, everything)
 
     def rebuild(self):
         """Rebuild top-down (mid split on the longer centroid axis); leaf ids are kept.

@@ -17,9 +17,31 @@ Two ways to find them, the same pairs either way:
 """
 import numpy as np
 
-from .._jit import njit
+from .._jit import njit, njit_inline
 from ..constants import DYNAMIC
+from .filter_rule import should_collide
 from .tree_ops import META_LEAVES, META_ROOT, grown, tree_collect
+
+
+@njit_inline
+def pair_admitted(rule, ua, ub):
+    """Whether users (pieces) ``ua`` and ``ub`` may form a pair: on different bodies, at
+    least one body dynamic (static and kinematic never collide), and their shapes'
+    filters admit each other (``filter_rule.should_collide``).
+
+    ``rule`` is a ``PairRule``: ``body`` (per user), ``body_type`` (per body), ``shape``
+    (per user), ``category``, ``mask``, ``group`` (per shape).
+    """
+    body, body_type, shape, category, mask, group = rule
+    ba = body[ua]
+    bb = body[ub]
+    if ba == bb:
+        return False
+    if body_type[ba] != DYNAMIC and body_type[bb] != DYNAMIC:
+        return False
+    sa = shape[ua]
+    sb = shape[ub]
+    return should_collide(category[sa], mask[sa], group[sa], category[sb], mask[sb], group[sb])
 
 
 @njit
@@ -30,7 +52,7 @@ def _disjoint(a_aabb, a, b_aabb, b):
 
 @njit
 def _query_pairs(aabb, child1, child2, height, user, root, s_aabb, s_child1, s_child2,
-                 s_height, s_user, s_root, moved, user_body, body_type, keys, stack):
+                 s_height, s_user, s_root, moved, rule, keys, stack):
     """Keys of the pairs of each moved leaf of T with the leaves of T and S (unsorted)."""
     n = 0
     found = np.empty(64, np.int64)
@@ -39,8 +61,6 @@ def _query_pairs(aabb, child1, child2, height, user, root, s_aabb, s_child1, s_c
         if leaf < 0 or leaf >= height.shape[0] or height[leaf] != 0:
             continue
         ua = user[leaf]
-        body_a = user_body[ua]
-        dynamic_a = body_type[user_body[ua]] == DYNAMIC
         x0 = aabb[leaf, 0]
         y0 = aabb[leaf, 1]
         x1 = aabb[leaf, 2]
@@ -51,10 +71,8 @@ def _query_pairs(aabb, child1, child2, height, user, root, s_aabb, s_child1, s_c
                                    x0, y0, x1, y1, stack, found, hits)
         for h in range(hits):
             ub = found[h]
-            if ub == ua or user_body[ub] == body_a:
-                continue  # the leaf itself, or a piece of the same body
-            if not dynamic_a and body_type[user_body[ub]] != DYNAMIC:
-                continue  # static and kinematic never collide
+            if ub == ua or not pair_admitted(rule, ua, ub):
+                continue  # the leaf itself, the same body, no dynamic body, or filtered
             if n == keys.shape[0]:
                 keys = grown(keys)
             keys[n] = (min(ua, ub) << 32) | max(ua, ub)
@@ -65,7 +83,7 @@ def _query_pairs(aabb, child1, child2, height, user, root, s_aabb, s_child1, s_c
 @njit
 def _descend_pairs(a_aabb, a_child1, a_child2, a_height, a_user, a_root,
                    b_aabb, b_child1, b_child2, b_height, b_user, b_root, same,
-                   marked, user_body, body_type, keys, n, stack_a, stack_b):
+                   marked, rule, keys, n, stack_a, stack_b):
     """Append the keys of overlapping leaf pairs of tree A against tree B (``same``: A
     against itself, each pair once) with a marked leaf of A among them (unsorted).
 
@@ -103,10 +121,8 @@ def _descend_pairs(a_aabb, a_child1, a_child2, a_height, a_user, a_root,
                 continue
             ua = a_user[a]
             ub = b_user[b]
-            if user_body[ua] == user_body[ub]:
+            if not pair_admitted(rule, ua, ub):
                 continue
-            if body_type[user_body[ua]] != DYNAMIC and body_type[user_body[ub]] != DYNAMIC:
-                continue  # static and kinematic never collide
             if n == keys.shape[0]:
                 keys = grown(keys)
             keys[n] = (min(ua, ub) << 32) | max(ua, ub)
@@ -154,14 +170,14 @@ def _heapsort(a):
 
 
 @njit
-def tree_find_pairs(tree, other, moved, user_body, body_type):
+def tree_find_pairs(tree, other, moved, rule):
     """Candidate pairs for the moved leaves of tree T (``tree``, a ``TreeArrays``) against
     T itself and a second tree S (``other``; an empty tree is fine).
 
     ``moved`` int32 (m,): leaf nodes of T whose (fat) box changed; entries that are not
-    live leaves are skipped. ``user_body`` int32, indexed by user id (a piece), gives its
-    body, ``body_type`` int8 the body's type code: pairs on one body, and pairs with no
-    dynamic body (static and kinematic never collide), are dropped. Returns int64 (k,) keys
+    live leaves are skipped. ``rule`` (a ``PairRule``, see :func:`pair_admitted`) says
+    which pairs may exist: pairs on one body, pairs with no dynamic body (static and
+    kinematic never collide) and pairs the shapes' filters reject are dropped. Returns int64 (k,) keys
     ``(min_user << 32) | max_user``, sorted and unique: two moved leaves that overlap
     give one key, and the order does not depend on the traversal.
     """
@@ -188,15 +204,14 @@ def tree_find_pairs(tree, other, moved, user_body, body_type):
         stack_b = np.empty(size, np.int32)
         keys, n = _descend_pairs(aabb, child1, child2, height, user, root,
                                  aabb, child1, child2, height, user, root, True,
-                                 marked, user_body, body_type, keys, 0, stack_a, stack_b)
+                                 marked, rule, keys, 0, stack_a, stack_b)
         keys, n = _descend_pairs(aabb, child1, child2, height, user, root,
                                  s_aabb, s_child1, s_child2, s_height, s_user, s_root, False,
-                                 marked, user_body, body_type, keys, n, stack_a, stack_b)
+                                 marked, rule, keys, n, stack_a, stack_b)
     else:
         stack = np.empty(max(depth, s_depth) + 2, np.int32)
         keys, n = _query_pairs(aabb, child1, child2, height, user, root, s_aabb, s_child1,
-                               s_child2, s_height, s_user, s_root, moved, user_body,
-                               body_type, keys, stack)
+                               s_child2, s_height, s_user, s_root, moved, rule, keys, stack)
     _heapsort(keys[:n])
     m = 0
     for i in range(n):

@@ -13,12 +13,38 @@ from ..broadphase.proxies import fat_box
 from ..constants import DYNAMIC, STATIC
 from ..geometry.mass import combine, min_extent
 
-__all__ = ["attach_pieces", "detach_pieces", "reinsert_pieces", "update_mass", "drop_pairs_of_body"]
+__all__ = ["new_shape_id", "write_filter", "free_shape_id", "attach_pieces", "detach_pieces", "reinsert_pieces", "update_mass",
+           "refilter_pairs", "drop_pairs_of_body"]
 
 
-def attach_pieces(state, row, shape, friction, restitution):
-    """Copy ``shape``'s pieces into the stores and the trees for body ``row``; returns
-    the new piece rows (int64 array)."""
+def new_shape_id(state, row, filter_):
+    """A free shape id (a row of the shape store) for a shape on body ``row``."""
+    shapes = state.shapes
+    sid = shapes.alloc()
+    shapes.body[sid] = row
+    write_filter(state, sid, filter_)
+    while len(state.shape_handles) <= sid:
+        state.shape_handles.append(None)
+    return sid
+
+
+def write_filter(state, sid, filter_):
+    """Store ``filter_``'s bits in shape ``sid``'s columns."""
+    shapes = state.shapes
+    shapes.category[sid] = filter_.category
+    shapes.mask[sid] = filter_.mask
+    shapes.group[sid] = filter_.group
+
+
+def free_shape_id(state, sid):
+    """Give shape id ``sid`` back (its shape was removed)."""
+    state.shape_handles[sid] = None
+    state.shapes.release(sid)
+
+
+def attach_pieces(state, row, shape_id, shape, friction, restitution):
+    """Copy ``shape``'s pieces into the stores and the trees for body ``row`` as shape
+    ``shape_id``; returns the new piece rows (int64 array)."""
     starts = shape._starts
     nv = int(starts[-1])
     geo = state.geometry
@@ -31,6 +57,7 @@ def attach_pieces(state, row, shape, friction, restitution):
     for k in range(len(starts) - 1):
         p = P.alloc()
         P.body[p] = row
+        P.shape[p] = shape_id
         P.start[p] = g0 + starts[k]
         P.count[p] = starts[k + 1] - starts[k]
         P.radius[p] = shape._radius
@@ -63,6 +90,20 @@ def reinsert_pieces(state, pieces, moved_trees=False):
             P.node[p] = state.tree_of(p).insert(P.fat[p], p)
         P.fat[p] = _fat_box(state, p)
         state.tree_of(p).move(int(P.node[p]), P.fat[p])
+
+
+def refilter_pairs(state, pieces):
+    """Drop the tracked pairs of ``pieces`` that their shapes' filters no longer admit."""
+    a, b = state.pairs.pieces()
+    involved = np.isin(a, pieces) | np.isin(b, pieces)
+    if not involved.any():
+        return
+    P, S = state.pieces, state.shapes
+    sa, sb = P.shape[a], P.shape[b]
+    ga, gb = S.group[sa], S.group[sb]
+    crossed = ((S.category[sa] & S.mask[sb]) != 0) & ((S.category[sb] & S.mask[sa]) != 0)
+    admitted = np.where((ga == gb) & (ga != 0), ga > 0, crossed)
+    state.pairs.keep(~involved | admitted)
 
 
 def drop_pairs_of_body(state, row):

@@ -9,6 +9,7 @@ from ..constants import DYNAMIC
 from ..geometry.shapes import Shape
 from . import attach
 from .body_type import BodyType
+from .filter import Filter
 from .shape_handle import ShapeHandle
 
 __all__ = ["Body"]
@@ -65,6 +66,13 @@ class Body:
         """Write ``value`` into this body's row of ``column`` (between steps only)."""
         self._state.check_unlocked()
         getattr(self._state.bodies, column)[self._row()] = value
+
+    @property
+    def id(self):
+        """An int naming this body for its life (never reused in its world):
+        ``world.body(id)`` returns the handle."""
+        self._row()
+        return self._key
 
     @property
     def world(self):
@@ -251,7 +259,8 @@ class Body:
         self._set("bullet", bool(value))
 
     # -- shapes -----------------------------------------------------------------------
-    def add_shape(self, shape, density=1.0, friction=0.6, restitution=0.0):
+    def add_shape(self, shape, density=1.0, friction=0.6, restitution=0.0, *, filter=None,
+                  user_data=None):
         """Attach ``shape`` (given in the body frame); returns a :class:`ShapeHandle`.
 
         Mass, centre of mass and inertia are recomputed from all attached shapes.
@@ -267,16 +276,28 @@ class Body:
             (``World.mixing``).
         restitution : float
             Bounciness >= 0: 0 none, 1 elastic; mixed with the other shape's.
+        filter : Filter, optional
+            Collision categories, mask and group (default ``Filter()``: category 1,
+            colliding with everything).
+        user_data : object, optional
+            Anything to keep with the shape (``handle.user_data``).
         """
         if not isinstance(shape, Shape):
             raise TypeError(f"shape must be a Circle, Segment or Polygon, got {type(shape).__name__}")
         density = as_positive(density, "density")
         friction = as_non_negative(friction, "friction")
         restitution = as_non_negative(restitution, "restitution")
-        self._state.check_unlocked()
+        filter = Filter() if filter is None else filter
+        if not isinstance(filter, Filter):
+            raise TypeError(f"filter must be an engine.Filter, got {type(filter).__name__}")
+        state = self._state
+        state.check_unlocked()
         i = self._row()
-        pieces = attach.attach_pieces(self._state, i, shape, friction, restitution)
-        handle = ShapeHandle(self, shape, density, friction, restitution, pieces)
+        sid = attach.new_shape_id(state, i, filter)
+        pieces = attach.attach_pieces(state, i, sid, shape, friction, restitution)
+        handle = ShapeHandle(self, sid, shape, density, friction, restitution, pieces, filter)
+        handle.user_data = user_data
+        state.shape_handles[sid] = handle
         self._shapes.append(handle)
         self._update_mass()
         return handle
@@ -297,7 +318,7 @@ class Body:
         if not isinstance(handle, ShapeHandle) or handle not in self._shapes:
             raise ValueError(f"{handle!r} is not attached to {self!r}")
         self._shapes.remove(handle)
-        attach.detach_pieces(self._state, handle._pieces)
+        self._detach(handle)
         self._update_mass()
 
     @property
@@ -312,10 +333,15 @@ class Body:
     def _update_mass(self):
         attach.update_mass(self._state, self._row(), self._shapes)
 
+    def _detach(self, handle):
+        attach.detach_pieces(self._state, handle._pieces)
+        attach.free_shape_id(self._state, handle._id)
+        handle._body = None  # the handle raises from now on
+
     def _detach_all(self):
         """Remove every shape (the body is being destroyed)."""
         for h in self._shapes:
-            attach.detach_pieces(self._state, h._pieces)
+            self._detach(h)
         self._shapes = []
 
     # -- forces -----------------------------------------------------------------------

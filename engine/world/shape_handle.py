@@ -5,6 +5,8 @@ may share; the handle is the attachment: which body, which density, friction and
 restitution, and which rows of the world's piece arrays it owns.
 """
 from .._checks import as_non_negative
+from . import attach
+from .filter import Filter
 
 __all__ = ["ShapeHandle"]
 
@@ -12,70 +14,128 @@ __all__ = ["ShapeHandle"]
 class ShapeHandle:
     """A shape attached to a body, with its material; returned by ``Body.add_shape``.
 
-    ``friction`` and ``restitution`` can be changed at any time (between steps).
+    ``friction``, ``restitution`` and ``filter`` can be changed at any time (between
+    steps). Once the shape is removed (``Body.remove_shape``, ``World.destroy_body``)
+    every use of the handle raises.
 
     Parameters
     ----------
     body : Body
         The body carrying the shape (``Body.add_shape`` makes the handle; do not call
         ``ShapeHandle`` yourself).
+    shape_id : int
+        The shape's id, its row of the world's shape store.
     shape : Circle, Segment or Polygon
         The geometry, in the body's frame.
     density, friction, restitution : float
         The material, as given to ``Body.add_shape``.
     pieces : numpy.ndarray
         The rows of the world's piece arrays the shape occupies, one per convex piece.
+    filter : Filter
+        Its collision filter.
 
     Attributes
     ----------
-    shape : Circle, Segment or Polygon
-        The attached geometry. Read it only: assigning another shape does not change
-        what the world collides.
+    user_data : object
+        Anything to keep with the shape; None by default. The engine never reads it.
     """
 
-    __slots__ = ("_body", "shape", "_density", "_friction", "_restitution", "_pieces")
+    __slots__ = ("_body", "_id", "_shape", "_density", "_friction", "_restitution",
+                 "_pieces", "_filter", "user_data")
 
-    def __init__(self, body, shape, density, friction, restitution, pieces):
+    def __init__(self, body, shape_id, shape, density, friction, restitution, pieces, filter):
         self._body = body
-        self.shape = shape
+        self._id = shape_id
+        self._shape = shape
         self._density = density
         self._friction = friction
         self._restitution = restitution
         self._pieces = pieces
+        self._filter = filter
+        self.user_data = None
+
+    def _live_body(self):
+        if self._body is None:
+            raise RuntimeError("this shape was removed; its handle can no longer be used")
+        return self._body
+
+    @property
+    def alive(self):
+        """False once the shape has been removed from its body."""
+        return self._body is not None and self._body.alive
+
+    @property
+    def id(self):
+        """An int naming this shape while it is attached (``world.shape(id)``); a removed
+        shape's id may be given to a later shape."""
+        self._live_body()
+        return self._id
 
     @property
     def body(self):
         """The body carrying this shape."""
-        return self._body
+        return self._live_body()
+
+    @property
+    def shape(self):
+        """The attached geometry (read-only: the world's pieces were made from it)."""
+        self._live_body()
+        return self._shape
 
     @property
     def density(self):
         """Mass per square meter, kg/m^2."""
+        self._live_body()
         return self._density
 
     @property
     def friction(self):
         """Coulomb friction coefficient (mixed with the other shape's; see World.mixing)."""
+        self._live_body()
         return self._friction
 
     @friction.setter
     def friction(self, value):
         f = as_non_negative(value, "friction")
-        self._body._state.check_unlocked()
+        state = self._live_body()._state
+        state.check_unlocked()
         self._friction = f
-        self._body._state.pieces.friction[self._pieces] = f
+        state.pieces.friction[self._pieces] = f
 
     @property
     def restitution(self):
         """Bounciness, 0 (none) to 1 (elastic)."""
+        self._live_body()
         return self._restitution
 
     @restitution.setter
     def restitution(self, value):
         e = as_non_negative(value, "restitution")
-        self._body._state.check_unlocked()
+        state = self._live_body()._state
+        state.check_unlocked()
         self._restitution = e
-        self._body._state.pieces.restitution[self._pieces] = e
+        state.pieces.restitution[self._pieces] = e
+
+    @property
+    def filter(self):
+        """The collision :class:`~engine.Filter`; a new one applies from the next step
+        (pairs it no longer admits end, pairs it now admits are found)."""
+        self._live_body()
+        return self._filter
+
+    @filter.setter
+    def filter(self, value):
+        if not isinstance(value, Filter):
+            raise TypeError(f"filter must be an engine.Filter, got {type(value).__name__}")
+        body = self._live_body()
+        state = body._state
+        state.check_unlocked()
+        self._filter = value
+        attach.write_filter(state, self._id, value)
+        attach.refilter_pairs(state, self._pieces)
+        state.mark_placed(body._row())
 
     def __repr__(self):
-        return f"<ShapeHandle {self.shape!r} on {self._body!r}>"
+        if self._body is None:
+            return "<ShapeHandle removed>"
+        return f"<ShapeHandle {self._id} {self._shape!r} on {self._body!r}>"

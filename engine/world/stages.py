@@ -38,11 +38,11 @@ def broadphase(state, dt):
     placed_static = _scratch(state, "placed_static", n_pieces, np.int32)
     n_placed, n_static = placed_proxies(bodies, pieces, moved[count:], placed_static)
     count += n_placed
+    rule = state.pair_rule()
     if n_static:
-        state.pairs.add(tree_find_pairs(static_tree, tree, placed_static[:n_static],
-                                        pieces.body, bodies.btype))
+        state.pairs.add(tree_find_pairs(static_tree, tree, placed_static[:n_static], rule))
     if count:
-        state.pairs.add(tree_find_pairs(tree, static_tree, moved[:count], pieces.body, bodies.btype))
+        state.pairs.add(tree_find_pairs(tree, static_tree, moved[:count], rule))
 
 
 def narrowphase(state, dt):

@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import constants as K
 from .._store import Columns, Handles
-from ..broadphase.dynamic_tree import AABBTree
+from ..broadphase.dynamic_tree import AABBTree, PairRule
 from ..constants import DYNAMIC, MOVED_BY_HAND, MOVED_BY_STEP, STATIC
 from ..contacts.pair_set import PairSet
 from ..geometry.seam_rows import GHOST_SIZE
@@ -52,9 +52,16 @@ BODY_COLUMNS = {
     "moved": (np.uint8, (), MOVED_BY_STEP),  # MOVED_BY_STEP, MOVED_BY_HAND or 0
     "btype": (np.int8, (), DYNAMIC), "bullet": (np.bool_, (), False),
 }
+# An attached shape: its body row and its collision filter (``filter.py``); the row is
+# the shape's id. A free row has body -1.
+SHAPE_COLUMNS = {
+    "body": (np.int32, (), -1), "category": (np.uint64, (), 1),
+    "mask": (np.uint64, (), (1 << 64) - 1), "group": (np.int64, (), 0),
+}
 # A piece's body type is its body's (``btype[body]``); a free piece row has body -1.
 PIECE_COLUMNS = {
-    "body": (np.int32, (), -1), "start": (np.int64, (), 0), "count": (np.int64, (), 0),
+    "body": (np.int32, (), -1), "shape": (np.int32, (), -1),
+    "start": (np.int64, (), 0), "count": (np.int64, (), 0),
     "radius": (np.float64, (), 0.0), "friction": (np.float64, (), 0.0),
     "restitution": (np.float64, (), 0.0), "fat": (np.float64, (4,), 0.0),
     "node": (np.int32, (), -1),
@@ -91,6 +98,7 @@ class PieceArrays(NamedTuple):
     """The piece columns (rows in use, free ones have ``body`` -1) and the geometry pool."""
 
     body: np.ndarray
+    shape: np.ndarray
     start: np.ndarray
     count: np.ndarray
     radius: np.ndarray
@@ -154,6 +162,9 @@ class WorldState:
         Dense body rows (``BODY_COLUMNS``), ``bodies.used`` of them.
     body_keys : Handles
         Body key -> row (-1 once destroyed); ``handles[row]`` is the row's ``Body``.
+    shapes : Columns
+        Attached shapes (``SHAPE_COLUMNS``, with a free list): the row is the shape's id;
+        ``shape_handles[id]`` is its ``ShapeHandle`` (None for a free id).
     pieces, geometry : Columns
         Piece rows (with a free list) and the vertex pool they point into.
     tree, static_tree : AABBTree
@@ -169,6 +180,8 @@ class WorldState:
         self.bodies = Columns(BODY_COLUMNS, 16)
         self.body_keys = Handles()
         self.handles = []  # Body handle of each body row
+        self.shapes = Columns(SHAPE_COLUMNS, 16)
+        self.shape_handles = []
         self.pieces = Columns(PIECE_COLUMNS, 16)
         self.geometry = Columns(GEOMETRY_COLUMNS, 64)
         self.tree = AABBTree()
@@ -178,12 +191,13 @@ class WorldState:
         self.scratch = {}  # reusable kernel buffers by name (``stages.py``)
         self._body_arrays = (None, None)
         self._piece_arrays = (None, None)
+        self._pair_rule = (None, None)
 
     def __getstate__(self):
         # The cached array tuples are views; a pickle would copy them apart from the
         # columns they view. They are rebuilt on first use.
         state = self.__dict__.copy()
-        state["_body_arrays"] = state["_piece_arrays"] = (None, None)
+        state["_body_arrays"] = state["_piece_arrays"] = state["_pair_rule"] = (None, None)
         state["scratch"] = {}
         return state
 
@@ -232,10 +246,21 @@ class WorldState:
         version, arrays = self._piece_arrays
         if version != (p.version, g.version):
             n = p.used
-            arrays = PieceArrays(*(getattr(p, name)[:n] for name in PieceArrays._fields[:8]),
+            arrays = PieceArrays(*(getattr(p, name)[:n] for name in PieceArrays._fields[:9]),
                                  g.verts, g.norms, g.ghost)
             self._piece_arrays = ((p.version, g.version), arrays)
         return arrays
+
+    def pair_rule(self):
+        """``PairRule`` of the broadphase: bodies, types and filters of the pieces."""
+        p, b, s = self.pieces, self.bodies, self.shapes
+        version, rule = self._pair_rule
+        if version != (p.version, b.version, s.version):
+            n = s.used
+            rule = PairRule(p.body[:p.used], b.btype[:b.used], p.shape[:p.used],
+                            s.category[:n], s.mask[:n], s.group[:n])
+            self._pair_rule = ((p.version, b.version, s.version), rule)
+        return rule
 
     def proxy_params(self, dt):
         """:class:`ProxyParams` for a step of ``dt``."""

@@ -171,8 +171,51 @@ class World:
         del state.handles[i]
         state.body_keys.kill(body._key)
         state.body_keys.shift_after(i)
-        pb = state.pieces.body[: state.pieces.used]
-        pb[pb > i] -= 1
+        for column in (state.pieces.body[: state.pieces.used], state.shapes.body[: state.shapes.used]):
+            column[column > i] -= 1
+
+    def body(self, id):
+        """The :class:`~engine.Body` with ``id`` (``body.id``).
+
+        Parameters
+        ----------
+        id : int
+            A live body's id.
+
+        Examples
+        --------
+        >>> world = World()
+        >>> ball = world.create_body()
+        >>> world.body(ball.id) is ball
+        True
+        """
+        state = self._state
+        row = state.body_keys.row(_as_id(id, state.body_keys.count, "body"))
+        if row < 0:
+            raise ValueError(f"body {id} was destroyed")
+        return state.handles[row]
+
+    def shape(self, id):
+        """The :class:`~engine.ShapeHandle` with ``id`` (``handle.id``).
+
+        Parameters
+        ----------
+        id : int
+            An attached shape's id.
+
+        Examples
+        --------
+        >>> from engine import Circle
+        >>> world = World()
+        >>> handle = world.create_body().add_shape(Circle(0.5))
+        >>> world.shape(handle.id) is handle
+        True
+        """
+        handles = self._state.shape_handles
+        handle = handles[_as_id(id, len(handles), "shape")]
+        if handle is None:
+            raise ValueError(f"no shape has id {id} (it was removed)")
+        return handle
 
     @property
     def bodies(self):
@@ -343,6 +386,14 @@ class World:
     def __repr__(self):
         state = self._state
         return f"<World {state.bodies.used} bodies, {len(state.pairs)} pairs, gravity={state.gravity}>"
+
+
+def _as_id(value, count, what):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"a {what} id must be an int, got {value!r}")
+    if not 0 <= int(value) < count:
+        raise ValueError(f"no {what} has id {value!r}")
+    return int(value)
 
 
 def _mixing_code(value):

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from engine.broadphase.dynamic_tree import AABBTree
+from engine.broadphase.dynamic_tree import AABBTree, PairRule
 from engine.broadphase import tree_ops as K
 from engine.broadphase.find_pairs import tree_find_pairs
 
@@ -105,6 +105,13 @@ def brute_pairs(moved, model_t, model_s, body, dynamic):
     return np.array(sorted(keys), np.int64)
 
 
+def _rule(body, body_type):
+    """A PairRule admitting every pair on different bodies with a dynamic one (one shape,
+    unfiltered)."""
+    return PairRule(body, body_type, np.zeros(body.shape[0], np.int32), np.ones(1, np.uint64),
+                    np.full(1, ~np.uint64(0)), np.zeros(1, np.int64))
+
+
 @FAST
 @given(st.integers(0, 2**32 - 1), st.integers(2, 200), st.integers(0, 40), st.sampled_from([3.0, 15.0, 50.0]),
        st.floats(0.1, 1.0), st.sampled_from([1, 3, 10, 10**6]))
@@ -131,7 +138,7 @@ def test_pairs_match_brute_force(seed, n_dyn, n_static, spread, moved_fraction, 
     # both ways of finding them: per-leaf queries, or one descent when many leaves moved
     event(f"path: {'descent' if 4 * moved.size > n_dyn and moved.size > 32 else 'queries'}")
 
-    keys = tree_find_pairs(dyn_tree.arrays, static_tree.arrays, moved, body, body_type)
+    keys = tree_find_pairs(dyn_tree.arrays, static_tree.arrays, moved, _rule(body, body_type))
     assert keys.dtype == np.int64
     assert np.array_equal(keys, expected)
     assert np.all(np.diff(keys) > 0)
@@ -147,12 +154,12 @@ def test_pairs_skip_non_leaves():
     body = np.arange(40, dtype=np.int32)
     body_type = np.where(rng.random(40) < 0.5, 2, 0).astype(np.int8)
     nodes = np.array(sorted(model), np.int32)
-    expected = tree_find_pairs(tree.arrays, AABBTree().arrays, nodes, body, body_type)
+    expected = tree_find_pairs(tree.arrays, AABBTree().arrays, nodes, _rule(body, body_type))
     assert expected.size > 0
     internal = np.flatnonzero(tree.arrays.height > 0).astype(np.int32)
     free = np.flatnonzero(tree.arrays.height < 0).astype(np.int32)
     junk = np.concatenate([internal, free, np.array([-1, 10**6], np.int32)])
-    assert tree_find_pairs(tree.arrays, AABBTree().arrays, junk, body, body_type).size == 0
+    assert tree_find_pairs(tree.arrays, AABBTree().arrays, junk, _rule(body, body_type)).size == 0
 
 
 def test_pairs_filter_same_body_and_non_dynamic():
