@@ -360,6 +360,12 @@ def _surface():
     return out
 
 
+# Public constants have no docstrings: their one line is here.
+CONSTANTS = {
+    "ALL_BITS": "All 64 filter bits (2**64 - 1): `Filter`'s default mask, colliding with every category.",
+}
+
+
 def _build():
     page = _Page()
     surface = _surface()
@@ -377,7 +383,11 @@ def _build():
             _doc_class(page, f"{mod_name}.{name}", name, cls, shown)
         for name, func in functions:
             if not callable(func):
-                raise TypeError(f"{mod_name}.{name} is neither a class nor a function")
+                if name not in CONSTANTS:
+                    raise TypeError(f"{mod_name}.{name} is neither a class nor a function "
+                                    "nor a constant described in CONSTANTS")
+                page.add(f"### `{name} = {func!r}`", "", CONSTANTS[name], "")
+                continue
             _doc_function(page, f"{mod_name}.{name}", name, func, "###")
     text = "\n".join(page.lines)
     text = re.sub(r"\n{3,}", "\n\n", text).rstrip("\n") + "\n"
