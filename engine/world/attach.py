@@ -34,6 +34,7 @@ def write_filter(state, sid, filter_):
     shapes.category[sid] = filter_.category
     shapes.mask[sid] = filter_.mask
     shapes.group[sid] = filter_.group
+    state.touch(shapes=True)
 
 
 def free_shape_id(state, sid):
@@ -67,6 +68,7 @@ def attach_pieces(state, row, shape_id, shape, friction, restitution):
         P.node[p] = state.tree_of(p).insert(P.fat[p], p)
         pieces.append(p)
     state.mark_placed(row)
+    state.touch(shapes=True)
     return np.array(pieces, dtype=np.int64)
 
 
@@ -77,6 +79,7 @@ def detach_pieces(state, pieces):
         state.pieces.release(p)
     a, b = state.pairs.pieces()
     state.pairs.keep(~(np.isin(a, pieces) | np.isin(b, pieces)))
+    state.touch(shapes=True)
 
 
 def reinsert_pieces(state, pieces, moved_trees=False):

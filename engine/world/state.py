@@ -188,6 +188,9 @@ class WorldState:
         self.static_tree = AABBTree()
         self.pairs = PairSet()
         self.locked = False  # True while the world steps
+        # Bumped by every change the queries' cached arrays depend on (``touch``).
+        self.epoch = 0  # poses (a step, a pose set by hand), and everything below
+        self.shape_epoch = 0  # shapes attached or removed, filters changed
         self.scratch = {}  # reusable kernel buffers by name (``stages.py``)
         self._body_arrays = (None, None)
         self._piece_arrays = (None, None)
@@ -224,6 +227,14 @@ class WorldState:
     def mark_placed(self, i):
         """Body row ``i`` was placed by hand: its pieces look for new pairs next step."""
         self.bodies.moved[i] = MOVED_BY_HAND
+        self.touch()
+
+    def touch(self, shapes=False):
+        """Record a change of poses (or, with ``shapes``, of the attached shapes or their
+        filters): the queries' cached arrays (``queries.py``) are rebuilt on next use."""
+        self.epoch += 1
+        if shapes:
+            self.shape_epoch += 1
 
     def tree_of(self, p):
         """The tree holding piece ``p``: the static one when its body is static."""
