@@ -22,7 +22,7 @@ from ..contacts.narrowphase import MIX_BOX2D, MIX_PYMUNK
 from . import stages
 from .body import Body
 from .body_type import BodyType
-from .queries import cast_shape as _cast_shape
+from .query_api import WorldQueries
 from .shape_handle import ShapeHandle
 from .state import WorldState
 
@@ -31,7 +31,7 @@ __all__ = ["World", "ShapeHandle"]
 _MIXING = {"box2d": MIX_BOX2D, "pymunk": MIX_PYMUNK}
 
 
-class World:
+class World(WorldQueries):
     """A physics world: bodies, their shapes, gravity, and the step.
 
     Parameters
@@ -281,6 +281,7 @@ class World:
         state = self._state
         state.check_unlocked()
         state.locked = True
+        state.touch()
         try:
             stages.broadphase(state, dt)
             stages.narrowphase(state, dt)
@@ -289,36 +290,6 @@ class World:
             stages.continuous(state)
         finally:
             state.locked = False
-
-    def cast_shape(self, shape, pose, translation):
-        """The first shape in the world that ``shape`` touches when swept along ``translation``.
-
-        Parameters
-        ----------
-        shape : Circle, Segment or Polygon
-            Any shape, not attached to a body.
-        pose : (x, y, angle) or (x, y)
-            Where the shape starts.
-        translation : (float, float)
-            The sweep; the shape does not turn.
-
-        Returns
-        -------
-        engine.ShapeCastHit or None
-            ``(body, shape, fraction, point, normal)`` of the earliest touch, bodies held
-            at their current poses; ``None`` when nothing is in the way.
-
-        Examples
-        --------
-        >>> from engine import World, Polygon, Circle
-        >>> world = World()
-        >>> wall = world.create_body("static", position=(5, 0))
-        >>> _ = wall.add_shape(Polygon.box(1, 4))
-        >>> hit = world.cast_shape(Circle(0.5), (0, 0), (10, 0))
-        >>> hit.body is wall, round(hit.fraction, 6), hit.point, hit.normal
-        (True, 0.4, (4.5, 0.0), (-1.0, 0.0))
-        """
-        return _cast_shape(self._state, shape, pose, translation)
 
     @property
     def contact_count(self):
