@@ -687,3 +687,16 @@ def test_queries_change_nothing():
     world.query_shape(Polygon.box(3, 3), (0, 0, 0.3))
     world.cast_shape(Circle(0.5), (-9, 0), (18, 0))
     assert all(np.array_equal(a, b) for a, b in zip(before, _snapshot(world)))
+
+
+def test_a_pickled_world_answers_the_same():
+    import pickle
+
+    world, _, _, _ = build(6, count=10)
+    starts, ends = rays(6, 50)
+    before = world.ray_cast_many(starts, ends)  # fills the query cache, which is not pickled
+    copy = pickle.loads(pickle.dumps(world))
+    after = copy.ray_cast_many(starts, ends)
+    assert all(np.array_equal(a, b) for a, b in zip(before, after))
+    ids = [h.shape.id for h in world.query_point((0, 0), 5.0)]
+    assert [h.shape.id for h in copy.query_point((0, 0), 5.0)] == ids

@@ -37,6 +37,13 @@ def ray_cast_circle(cx, cy, r, px, py, dx, dy):
 
     Returns ``(0, 0, 0)`` when ``p`` is inside or on the disc, ``(MISS, 0, 0)`` on a miss
     (always for ``r`` = 0 and for a zero-length ray from outside).
+
+    Examples
+    --------
+    Box2D's unit case (``RayCastShapeTest``):
+
+    >>> ray_cast_circle(1.0, 0.0, 1.0, -4.0, 0.0, 8.0, 0.0)
+    (0.5, -1.0, 0.0)
     """
     sx = px - cx
     sy = py - cy
@@ -161,6 +168,16 @@ def ray_cast_polygon(verts, norms, ghost, s, k, r, px, py, dx, dy):
     no surface: it is reported only where the cut meets an outline face that the ray
     enters at the same fraction (through their shared vertex), with that face's normal;
     otherwise the neighbouring piece reports the true entry.
+
+    Examples
+    --------
+    Box2D's unit case, the box of half-extent 1 (a piece in the engine's pools):
+
+    >>> from engine import Polygon
+    >>> box = Polygon.box(2, 2)
+    >>> t, nx, ny = ray_cast_polygon(box._verts, box._norms, box._ghost, 0, 4, 0.0, -4.0, 0.0, 8.0, 0.0)
+    >>> t, nx, ny + 0.0  # (+ 0.0: the normal's y is -0.0)
+    (0.375, -1.0, 0.0)
     """
     return ray_cast_piece(verts, norms, ghost, s, k, r, px, py, dx, dy)
 

@@ -39,6 +39,24 @@ def accepted_pieces(state, filter, sensors):
     ``filter.collides_with(shape's filter)`` (Box2D's pair rule, groups included: a query
     filter with a shape's negative group skips that shape's group). Free piece rows
     (``pieces.body`` -1) are never accepted.
+
+    Parameters
+    ----------
+    state : engine.world.state.WorldState
+        The world's state (``world._state``).
+    filter : Filter or None
+        The query's filter.
+    sensors : bool
+        Whether sensor shapes may be reported.
+
+    Examples
+    --------
+    >>> from engine import World, Circle, Filter
+    >>> world = World()
+    >>> a = world.create_body().add_shape(Circle(1.0), filter=Filter(category=2))
+    >>> b = world.create_body().add_shape(Circle(1.0))
+    >>> accepted_pieces(world._state, Filter(mask=2), False).tolist()
+    [1, 0]
     """
     pieces, shapes = state.pieces, state.shapes
     n, m = pieces.used, shapes.used
