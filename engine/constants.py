@@ -84,3 +84,11 @@ DYNAMIC = 2
 # last step, or was set by hand (a pose, a new shape, a new type) since.
 MOVED_BY_STEP = 1
 MOVED_BY_HAND = 2
+
+# Two shapes touch (contact begin and end events) while some point of theirs is within
+# this distance, in meters: Box2D's rule, speculative points up to 4 slop included.
+TOUCHING_DISTANCE = SPECULATIVE_DISTANCE
+
+# Contacts that start faster than this, in m/s, are reported as hit events (Box2D's
+# default hitEventThreshold).
+HIT_EVENT_THRESHOLD = 1.0

@@ -37,7 +37,13 @@ def write_filter(state, sid, filter_):
 
 
 def free_shape_id(state, sid):
-    """Give shape id ``sid`` back (its shape was removed)."""
+    """Give shape id ``sid`` back (its shape was removed); its touching pairs end at the
+    next step's events."""
+    touching = state.touching
+    mine = ((touching >> 32) == sid) | ((touching & 0xFFFFFFFF) == sid)
+    if mine.any():
+        state.ended.extend(int(k) for k in touching[mine])
+        state.touching = touching[~mine]
     state.shape_handles[sid] = None
     state.shapes.release(sid)
 

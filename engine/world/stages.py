@@ -7,12 +7,15 @@ lists what each stage reads and writes. They do not call each other: they meet i
 """
 import numpy as np
 
+from .. import constants as K
 from ..broadphase.find_pairs import tree_find_pairs
+from ..contacts.events import sorted_difference, touching_shape_keys
 from ..broadphase.proxies import placed_proxies, refresh_proxies
 from ..dynamics.continuous import find_fast, solve_continuous
 from ..dynamics.soft_step import step_bodies
+from .events import ContactEvents, hits, shape_pairs
 
-__all__ = ["broadphase", "narrowphase", "save_start_poses", "solve", "continuous"]
+__all__ = ["broadphase", "narrowphase", "save_start_poses", "solve", "continuous", "events"]
 
 
 def _scratch(state, name, size, dtype):
@@ -72,3 +75,19 @@ def continuous(state):
     if find_fast(bodies, state.continuous_params().safety, fast):
         solve_continuous(fast, bodies, state.piece_arrays(), state.pairs.keys,
                          (state.tree.arrays, state.static_tree.arrays), state.continuous_params())
+
+
+def events(state):
+    """Contact begin and end events: the touching shape pairs against the last step's."""
+    pairs = state.pairs
+    now = touching_shape_keys(pairs.keys, pairs.rows, state.pieces.shape, K.TOUCHING_DISTANCE)
+    begin = sorted_difference(now, state.touching)
+    end = sorted_difference(state.touching, now)
+    if state.ended:  # pairs of shapes removed since the last step
+        end = np.union1d(end, np.array(state.ended, np.int64))
+        state.ended = []
+    state.touching = now
+    none = np.empty(0, np.int64)
+    state.contact_events = ContactEvents(shape_pairs(begin), shape_pairs(end),
+                                         hits(none, none, np.empty((0, 2)), np.empty((0, 2)),
+                                              np.empty(0)))

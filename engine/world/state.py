@@ -29,6 +29,7 @@ from ..broadphase.dynamic_tree import AABBTree, PairRule
 from ..constants import DYNAMIC, MOVED_BY_HAND, MOVED_BY_STEP, STATIC
 from ..contacts.pair_set import PairSet
 from ..geometry.seam_rows import GHOST_SIZE
+from .events import ContactEvents
 
 __all__ = ["WorldState", "BodyArrays", "PieceArrays", "ProxyParams", "NarrowParams",
            "SolverParams", "ContinuousParams", "MOVED_BY_STEP", "MOVED_BY_HAND"]
@@ -189,6 +190,9 @@ class WorldState:
         self.pairs = PairSet()
         self.locked = False  # True while the world steps
         self.scratch = {}  # reusable kernel buffers by name (``stages.py``)
+        self.touching = np.empty(0, np.int64)  # shape-pair keys touching after the last step
+        self.ended = []  # keys of touching pairs whose shape was removed since then
+        self.contact_events = ContactEvents.empty()
         self._body_arrays = (None, None)
         self._piece_arrays = (None, None)
         self._pair_rule = (None, None)

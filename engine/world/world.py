@@ -287,6 +287,7 @@ class World:
             stages.save_start_poses(state)
             stages.solve(state, dt)
             stages.continuous(state)
+            stages.events(state)
         finally:
             state.locked = False
 
@@ -319,6 +320,26 @@ class World:
         (True, 0.4, (4.5, 0.0), (-1.0, 0.0))
         """
         return _cast_shape(self._state, shape, pose, translation)
+
+    @property
+    def contact_events(self):
+        """The last step's :class:`~engine.world.events.ContactEvents` (``begin``, ``end``,
+        ``hit``): read-only record arrays of shape ids, valid until the next step.
+
+        Examples
+        --------
+        >>> from engine import World, Polygon, Circle
+        >>> world = World()
+        >>> ground = world.create_body("static").add_shape(Polygon.box(10, 1, center=(0, -0.5)))
+        >>> ball = world.create_body(position=(0, 1)).add_shape(Circle(0.5))
+        >>> begins = 0
+        >>> for _ in range(60):
+        ...     world.step(1 / 60)
+        ...     begins += len(world.contact_events.begin)
+        >>> begins, world.contact_events.end.shape_a.tolist()
+        (1, [])
+        """
+        return self._state.contact_events
 
     @property
     def contact_count(self):
