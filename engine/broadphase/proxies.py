@@ -60,8 +60,9 @@ def refresh_proxies(bodies, pieces, tree, params, moved):
     aabb, parent, child1, child2, height, user, meta = tree
     dt, speculative, margin, fraction = params
     n_moved = 0
+    piece_sensor = pieces.sensor
     for i in range(piece_body.shape[0]):
-        if piece_body[i] < 0:  # a free row
+        if piece_body[i] < 0 or piece_sensor[i]:  # a free row, or a sensor's (own tree)
             continue
         b = piece_body[i]
         if btype[b] == STATIC:
@@ -123,7 +124,7 @@ def placed_proxies(bodies, pieces, moving, static):
     n_static = 0
     for p in range(piece_body.shape[0]):
         b = piece_body[p]
-        if b < 0 or moved[b] != MOVED_BY_HAND:
+        if b < 0 or moved[b] != MOVED_BY_HAND or pieces.sensor[p]:
             continue
         if btype[b] == STATIC:
             static[n_static] = piece_node[p]

@@ -17,11 +17,12 @@ __all__ = ["new_shape_id", "write_filter", "free_shape_id", "attach_pieces", "de
            "refilter_pairs", "drop_pairs_of_body"]
 
 
-def new_shape_id(state, row, filter_):
+def new_shape_id(state, row, filter_, sensor):
     """A free shape id (a row of the shape store) for a shape on body ``row``."""
     shapes = state.shapes
     sid = shapes.alloc()
     shapes.body[sid] = row
+    shapes.sensor[sid] = sensor
     write_filter(state, sid, filter_)
     while len(state.shape_handles) <= sid:
         state.shape_handles.append(None)
@@ -39,11 +40,12 @@ def write_filter(state, sid, filter_):
 def free_shape_id(state, sid):
     """Give shape id ``sid`` back (its shape was removed); its touching pairs end at the
     next step's events."""
-    touching = state.touching
-    mine = ((touching >> 32) == sid) | ((touching & 0xFFFFFFFF) == sid)
-    if mine.any():
-        state.ended.extend(int(k) for k in touching[mine])
-        state.touching = touching[~mine]
+    for keys, ended in (("touching", state.ended), ("overlapping", state.sensor_ended)):
+        current = getattr(state, keys)
+        mine = ((current >> 32) == sid) | ((current & 0xFFFFFFFF) == sid)
+        if mine.any():
+            ended.extend(int(k) for k in current[mine])
+            setattr(state, keys, current[~mine])
     state.shape_handles[sid] = None
     state.shapes.release(sid)
 
@@ -64,6 +66,7 @@ def attach_pieces(state, row, shape_id, shape, friction, restitution):
         p = P.alloc()
         P.body[p] = row
         P.shape[p] = shape_id
+        P.sensor[p] = state.shapes.sensor[shape_id]
         P.start[p] = g0 + starts[k]
         P.count[p] = starts[k + 1] - starts[k]
         P.radius[p] = shape._radius
@@ -73,11 +76,15 @@ def attach_pieces(state, row, shape_id, shape, friction, restitution):
         P.node[p] = state.tree_of(p).insert(P.fat[p], p)
         pieces.append(p)
     state.mark_placed(row)
-    return np.array(pieces, dtype=np.int64)
+    pieces = np.array(pieces, dtype=np.int64)
+    if state.shapes.sensor[shape_id]:
+        state.sensor_pieces = np.union1d(state.sensor_pieces, pieces)
+    return pieces
 
 
 def detach_pieces(state, pieces):
     """Remove ``pieces`` from the trees, the pair set and the piece store."""
+    state.sensor_pieces = np.setdiff1d(state.sensor_pieces, pieces)
     for p in pieces:
         state.tree_of(p).remove(int(state.pieces.node[p]))
         state.pieces.release(p)
@@ -90,7 +97,7 @@ def reinsert_pieces(state, pieces, moved_trees=False):
     ``moved_trees`` their tree is chosen anew (the body type changed)."""
     P = state.pieces
     for p in pieces:
-        if moved_trees:
+        if moved_trees and not P.sensor[p]:  # a sensor's piece stays in the sensor tree
             old = state.static_tree if state.tree_of(p) is state.tree else state.tree
             old.remove(int(P.node[p]))
             P.node[p] = state.tree_of(p).insert(P.fat[p], p)

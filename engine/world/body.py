@@ -260,7 +260,7 @@ class Body:
 
     # -- shapes -----------------------------------------------------------------------
     def add_shape(self, shape, density=1.0, friction=0.6, restitution=0.0, *, filter=None,
-                  user_data=None):
+                  sensor=False, user_data=None):
         """Attach ``shape`` (given in the body frame); returns a :class:`ShapeHandle`.
 
         Mass, centre of mass and inertia are recomputed from all attached shapes.
@@ -279,6 +279,10 @@ class Body:
         filter : Filter, optional
             Collision categories, mask and group (default ``Filter()``: category 1,
             colliding with everything).
+        sensor : bool
+            A sensor never pushes anything: it reports the shapes that start and stop
+            overlapping it (``World.sensor_events``, ``handle.overlaps``), fast ones
+            crossing it within a step included. Its mass still counts (as in Box2D).
         user_data : object, optional
             Anything to keep with the shape (``handle.user_data``).
         """
@@ -290,10 +294,12 @@ class Body:
         filter = Filter() if filter is None else filter
         if not isinstance(filter, Filter):
             raise TypeError(f"filter must be an engine.Filter, got {type(filter).__name__}")
+        if not isinstance(sensor, bool):
+            raise TypeError(f"sensor must be True or False, got {sensor!r}")
         state = self._state
         state.check_unlocked()
         i = self._row()
-        sid = attach.new_shape_id(state, i, filter)
+        sid = attach.new_shape_id(state, i, filter, sensor)
         pieces = attach.attach_pieces(state, i, sid, shape, friction, restitution)
         handle = ShapeHandle(self, sid, shape, density, friction, restitution, pieces, filter)
         handle.user_data = user_data

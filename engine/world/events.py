@@ -6,9 +6,10 @@ next step, in shape-pair key order. No Python object is made per contact.
 """
 import numpy as np
 
-__all__ = ["ContactEvents", "shape_pairs"]
+__all__ = ["ContactEvents", "SensorEvents", "shape_pairs", "sensor_pairs"]
 
 _PAIR = np.dtype([("shape_a", np.int64), ("shape_b", np.int64)])
+_VISIT = np.dtype([("sensor", np.int64), ("visitor", np.int64)])
 _HIT = np.dtype([("shape_a", np.int64), ("shape_b", np.int64), ("point", np.float64, (2,)),
                  ("normal", np.float64, (2,)), ("approach_speed", np.float64)])
 
@@ -31,6 +32,14 @@ def shape_pairs(keys):
     out = np.empty(keys.shape[0], _PAIR)
     out["shape_a"] = keys >> 32
     out["shape_b"] = keys & 0xFFFFFFFF
+    return _frozen(out)
+
+
+def sensor_pairs(keys):
+    """Record array (``sensor``, ``visitor``) of keys ``(sensor << 32) | visitor``."""
+    out = np.empty(keys.shape[0], _VISIT)
+    out["sensor"] = keys >> 32
+    out["visitor"] = keys & 0xFFFFFFFF
     return _frozen(out)
 
 
@@ -77,3 +86,31 @@ class ContactEvents:
 
     def __repr__(self):
         return f"<ContactEvents begin={len(self.begin)} end={len(self.end)} hit={len(self.hit)}>"
+
+
+class SensorEvents:
+    """The sensor events of the last step (``world.sensor_events``).
+
+    Attributes
+    ----------
+    begin : numpy.recarray
+        Fields ``sensor`` and ``visitor`` (shape ids): shapes that started overlapping a
+        sensor, including those that crossed it within the step (they also end).
+    end : numpy.recarray
+        Shapes that stopped overlapping a sensor (or were removed, or crossed it).
+    """
+
+    __slots__ = ("begin", "end")
+
+    def __init__(self, begin, end):
+        self.begin = begin
+        self.end = end
+
+    @classmethod
+    def empty(cls):
+        """No events (before the first step)."""
+        none = np.empty(0, np.int64)
+        return cls(sensor_pairs(none), sensor_pairs(none))
+
+    def __repr__(self):
+        return f"<SensorEvents begin={len(self.begin)} end={len(self.end)}>"

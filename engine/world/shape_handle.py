@@ -117,6 +117,20 @@ class ShapeHandle:
         state.pieces.restitution[self._pieces] = e
 
     @property
+    def sensor(self):
+        """Whether the shape is a sensor (fixed when it is added)."""
+        return bool(self._live_body()._state.shapes.sensor[self._id])
+
+    @property
+    def overlaps(self):
+        """The shapes overlapping this sensor after the last step (handles, by id);
+        empty for a shape that is not a sensor."""
+        state = self._live_body()._state
+        keys = state.overlapping
+        visitors = keys[(keys >> 32) == self._id] & 0xFFFFFFFF
+        return [state.shape_handles[int(v)] for v in visitors]
+
+    @property
     def filter(self):
         """The collision :class:`~engine.Filter`; a new one applies from the next step
         (pairs it no longer admits end, pairs it now admits are found)."""

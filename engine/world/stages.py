@@ -13,9 +13,11 @@ from ..contacts.events import sorted_difference, touching_shape_keys
 from ..broadphase.proxies import placed_proxies, refresh_proxies
 from ..dynamics.continuous import find_fast, solve_continuous
 from ..dynamics.soft_step import step_bodies
-from .events import ContactEvents, hits, shape_pairs
+from .events import ContactEvents, SensorEvents, hits, sensor_pairs, shape_pairs
+from .sensor_kernels import CROSSED, OVERLAPS, sensor_visits
 
-__all__ = ["broadphase", "narrowphase", "save_start_poses", "solve", "continuous", "events"]
+__all__ = ["broadphase", "narrowphase", "save_start_poses", "solve", "continuous", "sensors",
+           "events"]
 
 
 def _scratch(state, name, size, dtype):
@@ -75,6 +77,25 @@ def continuous(state):
     if find_fast(bodies, state.continuous_params().safety, fast):
         solve_continuous(fast, bodies, state.piece_arrays(), state.pairs.keys,
                          (state.tree.arrays, state.static_tree.arrays), state.continuous_params())
+
+
+def sensors(state):
+    """Sensor events: the shapes overlapping each sensor now against the last step's, and
+    those that crossed a sensor within the step (they begin and end at once)."""
+    before, ended = state.overlapping, state.sensor_ended
+    if state.sensor_pieces.size == 0 and before.size == 0 and not ended:
+        return
+    keys, kinds = sensor_visits(state.sensor_pieces, state.body_arrays(), state.piece_arrays(),
+                                state.shape_arrays(), state.trees())
+    now = np.unique(keys[kinds == OVERLAPS])
+    crossed = np.setdiff1d(np.unique(keys[kinds == CROSSED]), np.union1d(now, before))
+    begin = np.union1d(sorted_difference(now, before), crossed)
+    end = np.union1d(sorted_difference(before, now), crossed)
+    if ended:
+        end = np.union1d(end, np.array(ended, np.int64))
+        state.sensor_ended = []
+    state.overlapping = now
+    state.sensor_events = SensorEvents(sensor_pairs(begin), sensor_pairs(end))
 
 
 def events(state):

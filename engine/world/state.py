@@ -29,9 +29,9 @@ from ..broadphase.dynamic_tree import AABBTree, PairRule
 from ..constants import DYNAMIC, MOVED_BY_HAND, MOVED_BY_STEP, STATIC
 from ..contacts.pair_set import PairSet
 from ..geometry.seam_rows import GHOST_SIZE
-from .events import ContactEvents
+from .events import ContactEvents, SensorEvents
 
-__all__ = ["WorldState", "BodyArrays", "PieceArrays", "ProxyParams", "NarrowParams",
+__all__ = ["WorldState", "BodyArrays", "PieceArrays", "ShapeArrays", "ProxyParams", "NarrowParams",
            "SolverParams", "ContinuousParams", "MOVED_BY_STEP", "MOVED_BY_HAND"]
 
 # A body's ``moved`` column says its pose changed in the last step (MOVED_BY_STEP: the
@@ -58,10 +58,12 @@ BODY_COLUMNS = {
 SHAPE_COLUMNS = {
     "body": (np.int32, (), -1), "category": (np.uint64, (), 1),
     "mask": (np.uint64, (), (1 << 64) - 1), "group": (np.int64, (), 0),
+    "sensor": (np.uint8, (), 0),
 }
 # A piece's body type is its body's (``btype[body]``); a free piece row has body -1.
 PIECE_COLUMNS = {
     "body": (np.int32, (), -1), "shape": (np.int32, (), -1),
+    "sensor": (np.uint8, (), 0),  # its shape is a sensor: its leaf is in the sensor tree
     "start": (np.int64, (), 0), "count": (np.int64, (), 0),
     "radius": (np.float64, (), 0.0), "friction": (np.float64, (), 0.0),
     "restitution": (np.float64, (), 0.0), "fat": (np.float64, (4,), 0.0),
@@ -100,6 +102,7 @@ class PieceArrays(NamedTuple):
 
     body: np.ndarray
     shape: np.ndarray
+    sensor: np.ndarray
     start: np.ndarray
     count: np.ndarray
     radius: np.ndarray
@@ -110,6 +113,15 @@ class PieceArrays(NamedTuple):
     verts: np.ndarray
     norms: np.ndarray
     ghost: np.ndarray
+
+
+class ShapeArrays(NamedTuple):
+    """The shape columns a kernel reads per shape id: sensor flag and filter bits."""
+
+    sensor: np.ndarray
+    category: np.ndarray
+    mask: np.ndarray
+    group: np.ndarray
 
 
 class ProxyParams(NamedTuple):
@@ -187,12 +199,17 @@ class WorldState:
         self.geometry = Columns(GEOMETRY_COLUMNS, 64)
         self.tree = AABBTree()
         self.static_tree = AABBTree()
+        self.sensor_tree = AABBTree()  # pieces of sensor shapes, whatever their body type
         self.pairs = PairSet()
         self.locked = False  # True while the world steps
         self.scratch = {}  # reusable kernel buffers by name (``stages.py``)
         self.touching = np.empty(0, np.int64)  # shape-pair keys touching after the last step
         self.ended = []  # keys of touching pairs whose shape was removed since then
         self.contact_events = ContactEvents.empty()
+        self.sensor_pieces = np.empty(0, np.int64)  # sorted piece rows of sensor shapes
+        self.overlapping = np.empty(0, np.int64)  # (sensor << 32) | visitor keys overlapping now
+        self.sensor_ended = []  # overlap keys of shapes removed since the last step
+        self.sensor_events = SensorEvents.empty()
         self._body_arrays = (None, None)
         self._piece_arrays = (None, None)
         self._pair_rule = (None, None)
@@ -230,8 +247,21 @@ class WorldState:
         self.bodies.moved[i] = MOVED_BY_HAND
 
     def tree_of(self, p):
-        """The tree holding piece ``p``: the static one when its body is static."""
+        """The tree holding piece ``p``: the sensor tree for a sensor's piece, else the
+        static one when its body is static, else the moving one."""
+        if self.pieces.sensor[p]:
+            return self.sensor_tree
         return self.static_tree if self.bodies.btype[self.pieces.body[p]] == STATIC else self.tree
+
+    def shape_arrays(self):
+        """:class:`ShapeArrays` of the shape rows in use."""
+        s = self.shapes
+        n = s.used
+        return ShapeArrays(s.sensor[:n], s.category[:n], s.mask[:n], s.group[:n])
+
+    def trees(self):
+        """The moving, static and sensor trees' ``TreeArrays``."""
+        return self.tree.arrays, self.static_tree.arrays, self.sensor_tree.arrays
 
     # -- arrays for the kernels ---------------------------------------------------------
     def body_arrays(self):
@@ -250,7 +280,7 @@ class WorldState:
         version, arrays = self._piece_arrays
         if version != (p.version, g.version):
             n = p.used
-            arrays = PieceArrays(*(getattr(p, name)[:n] for name in PieceArrays._fields[:9]),
+            arrays = PieceArrays(*(getattr(p, name)[:n] for name in PieceArrays._fields[:10]),
                                  g.verts, g.norms, g.ghost)
             self._piece_arrays = ((p.version, g.version), arrays)
         return arrays

@@ -287,6 +287,7 @@ class World:
             stages.save_start_poses(state)
             stages.solve(state, dt)
             stages.continuous(state)
+            stages.sensors(state)
             stages.events(state)
         finally:
             state.locked = False
@@ -340,6 +341,26 @@ class World:
         (1, [])
         """
         return self._state.contact_events
+
+    @property
+    def sensor_events(self):
+        """The last step's :class:`~engine.world.events.SensorEvents` (``begin``, ``end``):
+        record arrays of (``sensor``, ``visitor``) shape ids, valid until the next step.
+
+        Examples
+        --------
+        >>> from engine import World, Polygon, Circle
+        >>> world = World()
+        >>> coin = world.create_body("static").add_shape(Circle(0.3), sensor=True)
+        >>> ball = world.create_body(position=(0, 3)).add_shape(Circle(0.2))
+        >>> seen = []
+        >>> for _ in range(90):
+        ...     world.step(1 / 60)
+        ...     seen += world.sensor_events.begin.visitor.tolist()
+        >>> seen == [ball.id]
+        True
+        """
+        return self._state.sensor_events
 
     @property
     def contact_count(self):
