@@ -69,3 +69,13 @@ H_LNY = H_CACHE + 6
 H_LP = H_CACHE + 7  # per point, at H_LP + p * H_LP_STRIDE: the point on A's surface in
 H_LP_STRIDE = 4  # A's frame (relative to A's origin), then the point on B's in B's
 HIST_SIZE = H_LP + MAX_POINTS * H_LP_STRIDE
+
+# What the solver reports per point of each pair for the step (``PairSet.results``, one
+# row of MAX_POINTS * R_STRIDE per pair, aligned with the contact rows; zero for pairs
+# the solver did not solve): impulses summed over the substeps, and the approach speed
+# at which the point first pushed (hit events).
+R_NORMAL = 0  # normal impulse of the step, N s
+R_TANGENT = 1  # friction impulse of the step, N s, along (ny, -nx)
+R_APPROACH = 2  # approach speed when it first pushed, m/s (0: it never pushed)
+R_STRIDE = 3
+RESULT_SIZE = MAX_POINTS * R_STRIDE

@@ -89,7 +89,7 @@ def update_contacts(pairs, keep, bodies, pieces, params):
     mixing : int
         MIX_BOX2D or MIX_PYMUNK.
     """
-    keys, hist, rows, pair_body = pairs
+    keys, hist, rows, pair_body = pairs.keys, pairs.hist, pairs.rows, pairs.bodies
     piece_body, piece_start, piece_count = pieces.body, pieces.start, pieces.count
     piece_radius, piece_friction, piece_restitution = pieces.radius, pieces.friction, pieces.restitution
     piece_fat, verts, norms, ghost = pieces.fat, pieces.verts, pieces.norms, pieces.ghost

@@ -40,12 +40,16 @@ def write_filter(state, sid, filter_):
 def free_shape_id(state, sid):
     """Give shape id ``sid`` back (its shape was removed); its touching pairs end at the
     next step's events."""
-    for keys, ended in (("touching", state.ended), ("overlapping", state.sensor_ended)):
+    for keys, ended in (("touching", "pending_ends"), ("overlapping", "pending_sensor_ends")):
         current = getattr(state, keys)
         mine = ((current >> 32) == sid) | ((current & 0xFFFFFFFF) == sid)
         if mine.any():
-            ended.extend(int(k) for k in current[mine])
+            setattr(state, ended, list(getattr(state, ended)) + [int(k) for k in current[mine]])
             setattr(state, keys, current[~mine])
+            if state.handlers:  # separate callbacks still get both handles
+                for k in current[mine]:
+                    a, b = int(k >> 32), int(k & 0xFFFFFFFF)
+                    state.removed_handles[int(k)] = (state.shape_handles[a], state.shape_handles[b])
     state.shape_handles[sid] = None
     state.shapes.release(sid)
 

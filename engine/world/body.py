@@ -260,7 +260,7 @@ class Body:
 
     # -- shapes -----------------------------------------------------------------------
     def add_shape(self, shape, density=1.0, friction=0.6, restitution=0.0, *, filter=None,
-                  sensor=False, user_data=None):
+                  sensor=False, collision_type=0, user_data=None):
         """Attach ``shape`` (given in the body frame); returns a :class:`ShapeHandle`.
 
         Mass, centre of mass and inertia are recomputed from all attached shapes.
@@ -283,6 +283,8 @@ class Body:
             A sensor never pushes anything: it reports the shapes that start and stop
             overlapping it (``World.sensor_events``, ``handle.overlaps``), fast ones
             crossing it within a step included. Its mass still counts (as in Box2D).
+        collision_type : int
+            The kind of shape, for ``World.on_collision`` (``handle.collision_type``).
         user_data : object, optional
             Anything to keep with the shape (``handle.user_data``).
         """
@@ -296,6 +298,8 @@ class Body:
             raise TypeError(f"filter must be an engine.Filter, got {type(filter).__name__}")
         if not isinstance(sensor, bool):
             raise TypeError(f"sensor must be True or False, got {sensor!r}")
+        if isinstance(collision_type, bool) or not isinstance(collision_type, int):
+            raise TypeError(f"collision_type must be an int, got {collision_type!r}")
         state = self._state
         state.check_unlocked()
         i = self._row()
@@ -303,6 +307,7 @@ class Body:
         pieces = attach.attach_pieces(state, i, sid, shape, friction, restitution)
         handle = ShapeHandle(self, sid, shape, density, friction, restitution, pieces, filter)
         handle.user_data = user_data
+        handle.collision_type = collision_type
         state.shape_handles[sid] = handle
         self._shapes.append(handle)
         self._update_mass()

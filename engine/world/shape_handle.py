@@ -4,6 +4,8 @@ The geometry (a :class:`~engine.shapes.Shape`) is an immutable value that many b
 may share; the handle is the attachment: which body, which density, friction and
 restitution, and which rows of the world's piece arrays it owns.
 """
+import numbers
+
 from .._checks import as_non_negative
 from . import attach
 from .filter import Filter
@@ -41,7 +43,7 @@ class ShapeHandle:
     """
 
     __slots__ = ("_body", "_id", "_shape", "_density", "_friction", "_restitution",
-                 "_pieces", "_filter", "user_data")
+                 "_pieces", "_filter", "_collision_type", "user_data")
 
     def __init__(self, body, shape_id, shape, density, friction, restitution, pieces, filter):
         self._body = body
@@ -52,6 +54,7 @@ class ShapeHandle:
         self._restitution = restitution
         self._pieces = pieces
         self._filter = filter
+        self._collision_type = 0
         self.user_data = None
 
     def _live_body(self):
@@ -115,6 +118,19 @@ class ShapeHandle:
         state.check_unlocked()
         self._restitution = e
         state.pieces.restitution[self._pieces] = e
+
+    @property
+    def collision_type(self):
+        """An int naming the kind of shape for ``World.on_collision`` (0 by default)."""
+        self._live_body()
+        return self._collision_type
+
+    @collision_type.setter
+    def collision_type(self, value):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"collision_type must be an int, got {value!r}")
+        self._live_body()
+        self._collision_type = int(value)
 
     @property
     def sensor(self):

@@ -17,7 +17,7 @@ from .events import ContactEvents, SensorEvents, hits, sensor_pairs, shape_pairs
 from .sensor_kernels import CROSSED, OVERLAPS, sensor_visits
 
 __all__ = ["broadphase", "narrowphase", "save_start_poses", "solve", "continuous", "sensors",
-           "events"]
+           "touching", "events"]
 
 
 def _scratch(state, name, size, dtype):
@@ -82,7 +82,7 @@ def continuous(state):
 def sensors(state):
     """Sensor events: the shapes overlapping each sensor now against the last step's, and
     those that crossed a sensor within the step (they begin and end at once)."""
-    before, ended = state.overlapping, state.sensor_ended
+    before, ended = state.overlapping, state.pending_sensor_ends
     if state.sensor_pieces.size == 0 and before.size == 0 and not ended:
         return
     keys, kinds = sensor_visits(state.sensor_pieces, state.body_arrays(), state.piece_arrays(),
@@ -93,22 +93,28 @@ def sensors(state):
     end = np.union1d(sorted_difference(before, now), crossed)
     if ended:
         end = np.union1d(end, np.array(ended, np.int64))
-        state.sensor_ended = []
+        state.pending_sensor_ends = []
     state.overlapping = now
     state.sensor_events = SensorEvents(sensor_pairs(begin), sensor_pairs(end))
 
 
-def events(state):
-    """Contact begin and end events: the touching shape pairs against the last step's."""
+def touching(state):
+    """Which shape pairs touch after the narrowphase, and which of them began or ended
+    touching since the last step (``state.begun``, ``state.ended``)."""
     pairs = state.pairs
     now = touching_shape_keys(pairs.keys, pairs.rows, state.pieces.shape, K.TOUCHING_DISTANCE)
-    begin = sorted_difference(now, state.touching)
+    state.begun = sorted_difference(now, state.touching)
     end = sorted_difference(state.touching, now)
-    if state.ended:  # pairs of shapes removed since the last step
-        end = np.union1d(end, np.array(state.ended, np.int64))
-        state.ended = []
+    if state.pending_ends:  # pairs of shapes removed since the last step
+        end = np.union1d(end, np.array(state.pending_ends, np.int64))
+        state.pending_ends = []
+    state.ended = end
     state.touching = now
+
+
+def events(state):
+    """The step's contact events as arrays (``world.contact_events``)."""
     none = np.empty(0, np.int64)
-    state.contact_events = ContactEvents(shape_pairs(begin), shape_pairs(end),
+    state.contact_events = ContactEvents(shape_pairs(state.begun), shape_pairs(state.ended),
                                          hits(none, none, np.empty((0, 2)), np.empty((0, 2)),
                                               np.empty(0)))
