@@ -84,3 +84,18 @@ def as_points(value, name, min_count=1):
         bad = int(np.argwhere(~np.isfinite(arr))[0, 0])
         raise ValueError(f"{name} must be finite; point {bad} is {tuple(arr[bad].tolist())}")
     return np.ascontiguousarray(arr)
+
+
+def as_direction(value, name):
+    """A unit vector from a finite non-zero pair (normalized).
+
+    Examples
+    --------
+    >>> as_direction((0, 2), "up")
+    (0.0, 1.0)
+    """
+    x, y = as_vec2(value, name)
+    length = math.hypot(x, y)
+    if not length > 0.0 or not math.isfinite(length):
+        raise ValueError(f"{name} must be a non-zero direction, got {value!r}")
+    return (x / length, y / length)

@@ -50,6 +50,7 @@ def free_shape_id(state, sid):
                 for k in current[mine]:
                     a, b = int(k >> 32), int(k & 0xFFFFFFFF)
                     state.removed_handles[int(k)] = (state.shape_handles[a], state.shape_handles[b])
+    state.one_way_count -= int(state.shapes.one_way[sid].any())
     state.shape_handles[sid] = None
     state.shapes.release(sid)
 

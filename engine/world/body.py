@@ -4,7 +4,7 @@ A ``Body`` holds the world's state and a key; every property reads or writes the
 NumPy columns, so the handle costs nothing per step. Once the body is destroyed the key
 maps to no row and every access raises, so a handle can never read another body's data.
 """
-from .._checks import as_float, as_non_negative, as_positive, as_vec2
+from .._checks import as_direction, as_float, as_non_negative, as_positive, as_vec2
 from ..constants import DYNAMIC
 from ..geometry.shapes import Shape
 from . import attach
@@ -260,7 +260,7 @@ class Body:
 
     # -- shapes -----------------------------------------------------------------------
     def add_shape(self, shape, density=1.0, friction=0.6, restitution=0.0, *, filter=None,
-                  sensor=False, collision_type=0, user_data=None):
+                  sensor=False, collision_type=0, one_way=None, user_data=None):
         """Attach ``shape`` (given in the body frame); returns a :class:`ShapeHandle`.
 
         Mass, centre of mass and inertia are recomputed from all attached shapes.
@@ -285,6 +285,9 @@ class Body:
             crossing it within a step included. Its mass still counts (as in Box2D).
         collision_type : int
             The kind of shape, for ``World.on_collision`` (``handle.collision_type``).
+        one_way : (float, float), optional
+            Make a one-way platform: the shape pushes only bodies arriving against this
+            direction (``(0, 1)``: bodies landing from above), see ``handle.one_way``.
         user_data : object, optional
             Anything to keep with the shape (``handle.user_data``).
         """
@@ -300,6 +303,8 @@ class Body:
             raise TypeError(f"sensor must be True or False, got {sensor!r}")
         if isinstance(collision_type, bool) or not isinstance(collision_type, int):
             raise TypeError(f"collision_type must be an int, got {collision_type!r}")
+        if one_way is not None:
+            one_way = as_direction(one_way, "one_way")
         state = self._state
         state.check_unlocked()
         i = self._row()
@@ -308,6 +313,8 @@ class Body:
         handle = ShapeHandle(self, sid, shape, density, friction, restitution, pieces, filter)
         handle.user_data = user_data
         handle.collision_type = collision_type
+        if one_way is not None:
+            handle.one_way = one_way
         state.shape_handles[sid] = handle
         self._shapes.append(handle)
         self._update_mass()

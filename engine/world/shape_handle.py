@@ -6,7 +6,7 @@ restitution, and which rows of the world's piece arrays it owns.
 """
 import numbers
 
-from .._checks import as_non_negative
+from .._checks import as_direction, as_non_negative
 from . import attach
 from .filter import Filter
 
@@ -131,6 +131,23 @@ class ShapeHandle:
             raise TypeError(f"collision_type must be an int, got {value!r}")
         self._live_body()
         self._collision_type = int(value)
+
+    @property
+    def one_way(self):
+        """The unit direction a one-way platform pushes along, or None (pushes both
+        ways). Set ``(0, 1)`` for a platform that bodies jump up through and land on."""
+        state = self._live_body()._state
+        d = state.shapes.one_way[self._id]
+        return None if not d.any() else (float(d[0]), float(d[1]))
+
+    @one_way.setter
+    def one_way(self, value):
+        d = (0.0, 0.0) if value is None else as_direction(value, "one_way")
+        state = self._live_body()._state
+        state.check_unlocked()
+        was = state.shapes.one_way[self._id].any()
+        state.shapes.one_way[self._id] = d
+        state.one_way_count += int(value is not None) - int(was)
 
     @property
     def sensor(self):

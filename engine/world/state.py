@@ -59,6 +59,7 @@ SHAPE_COLUMNS = {
     "body": (np.int32, (), -1), "category": (np.uint64, (), 1),
     "mask": (np.uint64, (), (1 << 64) - 1), "group": (np.int64, (), 0),
     "sensor": (np.uint8, (), 0),
+    "one_way": (np.float64, (2,), 0.0),  # unit direction a one-way shape pushes along, or 0
 }
 # A piece's body type is its body's (``btype[body]``); a free piece row has body -1.
 PIECE_COLUMNS = {
@@ -214,6 +215,8 @@ class WorldState:
         self.begun = np.empty(0, np.int64)  # shape-pair keys that began touching this step
         self.handlers = []  # collision callbacks (``callbacks.py``), in registration order
         self.disabled = set()  # shape pairs a begin callback disabled until they separate
+        self.one_way_off = set()  # shape pairs a one-way shape lets through until they part
+        self.one_way_count = 0  # attached one-way shapes (the stage runs only when > 0)
         self.removed_handles = {}  # shape-pair key -> handles of a removed shape's pair
         self.post_step = []  # (fn, args) queued by World.after_step
         self._body_arrays = (None, None)

@@ -21,6 +21,7 @@ from ..contacts.layout import C_TOUCHING
 from ..contacts.narrowphase import MIX_BOX2D, MIX_PYMUNK
 from . import callbacks, stages
 from .contact import contact_table
+from .one_way import one_way_platforms
 from .body import Body
 from .body_type import BodyType
 from .queries import cast_shape as _cast_shape
@@ -287,6 +288,8 @@ class World:
             stages.broadphase(state, dt)
             stages.narrowphase(state, dt)
             stages.touching(state)
+            if state.one_way_count:
+                one_way_platforms(state)
             skipped = callbacks.dispatch_before_solve(state) if state.handlers else None
             stages.solve(state, dt)
             stages.continuous(state)
