@@ -229,3 +229,21 @@ def test_body_repr_and_user_data():
     body.user_data = {"name": "crate"}
     assert "dynamic" in repr(body) and body.user_data["name"] == "crate"
     assert isinstance(world.bodies[0], Body)
+
+
+def test_fixed_rotation_keeps_a_character_upright_and_survives_new_shapes():
+    world = World()
+    world.create_body("static").add_shape(Polygon.box(20, 1, center=(0, -0.5)))
+    player = world.create_body(position=(0, 1.0), angular_velocity=3.0)
+    player.add_shape(Polygon.box(0.5, 1.0))
+    player.fixed_rotation = True
+    player.add_shape(Circle(0.25), density=5.0)  # the mass is recomputed: still no turning
+    for _ in range(60):
+        player.apply_force((40.0, 0.0), point=(0.0, 1.4))  # pushed high: would tip it over
+        world.step(1 / 60)
+    assert player.angle == 0.0 and player.angular_velocity == 0.0 and player.inertia == 0.0
+    assert player.velocity[0] > 1.0
+    player.fixed_rotation = False
+    assert player.inertia > 0.0
+    with pytest.raises(TypeError):
+        player.fixed_rotation = "yes"

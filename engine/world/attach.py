@@ -158,6 +158,8 @@ def update_mass(state, row, attached):
         b.mass[row], b.inv_mass[row] = 1.0, 1.0  # documented: unit mass, no rotation
         b.inertia[row] = b.inv_inertia[row] = 0.0
     b.extent[row] = extent
+    if b.fixed_rotation[row]:
+        b.inertia[row] = b.inv_inertia[row] = 0.0
     # The centre moved by d: keep the material points' velocity, v follows w x d.
     c, s = math.cos(b.angle[row]), math.sin(b.angle[row])
     dx, dy = b.com[row] - old_com

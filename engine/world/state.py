@@ -52,6 +52,7 @@ BODY_COLUMNS = {
     "pos0": (np.float64, (2,), 0.0), "angle0": (np.float64, (), 0.0),  # pose at step start
     "moved": (np.uint8, (), MOVED_BY_STEP),  # MOVED_BY_STEP, MOVED_BY_HAND or 0
     "btype": (np.int8, (), DYNAMIC), "bullet": (np.bool_, (), False),
+    "fixed_rotation": (np.bool_, (), False),  # never turns: zero inverse inertia
 }
 # An attached shape: its body row and its collision filter (``filter.py``); the row is
 # the shape's id. A free row has body -1.
