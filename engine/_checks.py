@@ -99,3 +99,18 @@ def as_direction(value, name):
     if not length > 0.0 or not math.isfinite(length):
         raise ValueError(f"{name} must be a non-zero direction, got {value!r}")
     return (x / length, y / length)
+
+
+def as_restitution(value, name="restitution"):
+    """A restitution coefficient: a finite float from 0 (no bounce) to 1 (elastic);
+    more would add energy at every bounce.
+
+    Examples
+    --------
+    >>> as_restitution(0.5)
+    0.5
+    """
+    e = as_non_negative(value, name)
+    if e > 1.0:
+        raise ValueError(f"{name} must be between 0 and 1 (1: elastic), got {value!r}")
+    return e

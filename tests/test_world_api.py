@@ -178,6 +178,23 @@ def test_changing_body_type():
     (lambda w, b: World().destroy_body(b), TypeError, "Body"),
     (lambda w, b: b.remove_shape(object()), ValueError, "not attached"),
     (lambda w, b: setattr(b, "mass", -1), ValueError, "mass"),
+    (lambda w, b: setattr(b, "mass", None), TypeError, "mass"),
+    (lambda w, b: setattr(b, "inertia", None), TypeError, "inertia"),
+    (lambda w, b: setattr(b, "bullet", "no"), TypeError, "bullet"),
+    (lambda w, b: setattr(w, "substeps", 0), ValueError, "substeps"),
+    (lambda w, b: setattr(w, "substeps", "4"), TypeError, "substeps"),
+    (lambda w, b: setattr(w, "substeps", -1), ValueError, "substeps"),
+    (lambda w, b: World(substeps=True), TypeError, "substeps"),
+    (lambda w, b: b.add_shape(Circle(1), restitution=5), ValueError, "restitution"),
+    (lambda w, b: setattr(b.shapes[0], "restitution", 1.5), ValueError, "restitution"),
+    (lambda w, b: setattr(b.shapes[0], "shape", Circle(3)), AttributeError, "setter|attribute"),
+    (lambda w, b: b.add_shape(Circle(1), filter="all"), TypeError, "filter"),
+    (lambda w, b: b.add_shape(Circle(1), sensor=1), TypeError, "sensor"),
+    (lambda w, b: b.add_shape(Circle(1), one_way=(0, 0)), ValueError, "one_way"),
+    (lambda w, b: setattr(b.shapes[0], "filter", None), TypeError, "filter"),
+    (lambda w, b: setattr(b.shapes[0], "collision_type", 1.5), TypeError, "collision_type"),
+    (lambda w, b: w.shape(99), ValueError, "shape"),
+    (lambda w, b: w.body(-1), ValueError, "body"),
 ])
 def test_bad_input_raises_and_leaves_the_world_unchanged(call, error, message):
     world, _ = make_world()

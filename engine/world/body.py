@@ -283,6 +283,8 @@ class Body(BodyShapes):
 
     @bullet.setter
     def bullet(self, value):
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"bullet must be True or False, got {value!r}")
         self._set("bullet", bool(value))
 
     # -- forces -----------------------------------------------------------------------

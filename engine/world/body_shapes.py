@@ -1,6 +1,6 @@
 """The part of ``Body`` that attaches shapes (a base class of ``Body`` over its row of
 the world's state): adding and removing shapes, and the mass they give the body."""
-from .._checks import as_direction, as_non_negative, as_positive
+from .._checks import as_direction, as_non_negative, as_positive, as_restitution
 from ..geometry.shapes import Shape
 from . import attach
 from .filter import Filter
@@ -50,7 +50,7 @@ class BodyShapes:
             raise TypeError(f"shape must be a Circle, Segment or Polygon, got {type(shape).__name__}")
         density = as_positive(density, "density")
         friction = as_non_negative(friction, "friction")
-        restitution = as_non_negative(restitution, "restitution")
+        restitution = as_restitution(restitution)
         filter = Filter() if filter is None else filter
         if not isinstance(filter, Filter):
             raise TypeError(f"filter must be an engine.Filter, got {type(filter).__name__}")

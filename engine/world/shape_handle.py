@@ -6,7 +6,7 @@ restitution, and which rows of the world's piece arrays it owns.
 """
 import numbers
 
-from .._checks import as_direction, as_non_negative
+from .._checks import as_direction, as_non_negative, as_restitution
 from . import attach
 from .filter import Filter
 
@@ -113,7 +113,7 @@ class ShapeHandle:
 
     @restitution.setter
     def restitution(self, value):
-        e = as_non_negative(value, "restitution")
+        e = as_restitution(value)
         state = self._live_body()._state
         state.check_unlocked()
         self._restitution = e

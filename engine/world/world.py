@@ -67,9 +67,7 @@ class World(WorldEvents, WorldQueries):
 
     def __init__(self, gravity=(0.0, -10.0), substeps=K.SUBSTEPS, mixing="box2d"):
         gravity = as_vec2(gravity, "gravity")
-        if not isinstance(substeps, int) or substeps < 1:
-            raise ValueError(f"substeps must be a positive int, got {substeps!r}")
-        self._state = WorldState(gravity, substeps, _mixing_code(mixing))
+        self._state = WorldState(gravity, _as_substeps(substeps), _mixing_code(mixing))
 
     # -- settings ---------------------------------------------------------------------
     @property
@@ -88,6 +86,8 @@ class World(WorldEvents, WorldQueries):
 
     @substeps.setter
     def substeps(self, value):
+        value = _as_substeps(value)
+        self._state.check_unlocked()
         self._state.substeps = value
 
     @property
@@ -327,6 +327,14 @@ def _as_id(value, count, what):
         raise TypeError(f"a {what} id must be an int, got {value!r}")
     if not 0 <= int(value) < count:
         raise ValueError(f"no {what} has id {value!r}")
+    return int(value)
+
+
+def _as_substeps(value):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"substeps must be an int from 1 to 64, got {value!r}")
+    if not 1 <= int(value) <= 64:
+        raise ValueError(f"substeps must be an int from 1 to 64, got {value!r}")
     return int(value)
 
 
