@@ -13,7 +13,7 @@ from ..broadphase.proxies import fat_box
 from ..constants import DYNAMIC, STATIC
 from ..geometry.mass import combine, min_extent
 
-__all__ = ["new_shape_id", "write_filter", "free_shape_id", "attach_pieces", "detach_pieces", "reinsert_pieces", "update_mass",
+__all__ = ["compact_geometry", "new_shape_id", "write_filter", "free_shape_id", "attach_pieces", "detach_pieces", "reinsert_pieces", "update_mass",
            "refilter_pairs", "drop_pairs_of_body"]
 
 
@@ -88,13 +88,36 @@ def attach_pieces(state, row, shape_id, shape, friction, restitution):
 
 
 def detach_pieces(state, pieces):
-    """Remove ``pieces`` from the trees, the pair set and the piece store."""
+    """Remove ``pieces`` from the trees, the pair set and the piece store; their vertex
+    rows are freed by compacting the geometry pool once half of it is free."""
     state.sensor_pieces = np.setdiff1d(state.sensor_pieces, pieces)
+    state.free_vertices += int(state.pieces.count[pieces].sum())
     for p in pieces:
         state.tree_of(p).remove(int(state.pieces.node[p]))
         state.pieces.release(p)
     a, b = state.pairs.pieces()
     state.pairs.keep(~(np.isin(a, pieces) | np.isin(b, pieces)))
+    if state.free_vertices > max(64, state.geometry.used // 2):
+        compact_geometry(state)
+
+
+def compact_geometry(state):
+    """Move the live pieces' vertex rows to the front of the geometry pool, in order,
+    and point the pieces at their new rows (the pool's free rows are given back)."""
+    P, G = state.pieces, state.geometry
+    live = np.flatnonzero(P.body[:P.used] >= 0)
+    keep = np.zeros(G.used, bool)
+    starts, counts = P.start[live], P.count[live]
+    rows = np.repeat(starts, counts) + (np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts))
+    keep[rows] = True
+    new_row = np.cumsum(keep) - 1
+    P.start[live] = new_row[starts]
+    n = int(keep.sum())
+    for column in (G.verts, G.norms, G.ghost):
+        column[:n] = column[:G.used][keep]
+    G.truncate(n)
+    P.version += 1
+    state.free_vertices = 0
 
 
 def reinsert_pieces(state, pieces, moved_trees=False):

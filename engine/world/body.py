@@ -69,7 +69,7 @@ class Body(BodyShapes):
 
     @property
     def id(self):
-        """An int naming this body for its life (never reused in its world):
+        """An int naming this body for its life (never given to another body of its world):
         ``world.body(id)`` returns the handle."""
         self._row()
         return self._key

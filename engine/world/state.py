@@ -199,6 +199,7 @@ class WorldState:
         self.shape_handles = []
         self.pieces = Columns(PIECE_COLUMNS, 16)
         self.geometry = Columns(GEOMETRY_COLUMNS, 64)
+        self.free_vertices = 0  # vertex rows of removed pieces, until the pool is compacted
         self.tree = AABBTree()
         self.static_tree = AABBTree()
         self.sensor_tree = AABBTree()  # pieces of sensor shapes, whatever their body type

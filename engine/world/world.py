@@ -191,9 +191,9 @@ class World(WorldEvents, WorldQueries):
         True
         """
         state = self._state
-        row = state.body_keys.row(_as_id(id, state.body_keys.count, "body"))
+        row = state.body_keys.row(_as_id(id, 1 << 62, "body"))
         if row < 0:
-            raise ValueError(f"body {id} was destroyed")
+            raise ValueError(f"no body has id {id} (destroyed, or never made)")
         return state.handles[row]
 
     def shape(self, id):
