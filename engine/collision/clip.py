@@ -7,7 +7,7 @@ seam-aware choice of reference face for pairs with such a piece.
 import math
 
 from .._jit import njit_exact as njit, njit_inline
-from .seams import _off_outline, _snap_face, _straight_run
+from .seams import off_outline_edge, snap_face, straight_run
 
 # Layout of one manifold record.
 M_NX = 0  # unit normal from A to B, world frame
@@ -26,8 +26,8 @@ MANIFOLD_SIZE = 12
 
 
 @njit_inline
-def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, runs, g, g2,
-          c2, sn2, check, out):
+def clip_polygons(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, runs, g,
+                  g2, c2, sn2, check, out):
     """Two-point manifold: reference face ``i11`` of poly1, incident edge of poly2.
 
     ``flip`` says poly1 is piece B: the normal is then turned to point from A to B.
@@ -51,7 +51,7 @@ def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, r
     if whole:
         # Plain SAT: the reference face is its whole straight run (a concave polygon's
         # piece keeps outline vertices inside its edges; see the incident edge below).
-        i10, i12 = _straight_run(n, s1, k1, i11)
+        i10, i12 = straight_run(n, s1, k1, i11)
 
     ax = v[s1 + i10, 0]
     ay = v[s1 + i10, 1]
@@ -75,7 +75,7 @@ def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, r
         # A concave polygon's piece keeps outline vertices inside its edges: the incident
         # edge is the whole straight run they split (vertex i21 to vertex i22). Other
         # shapes have no collinear vertices.
-        i21, i22 = _straight_run(n, s2, k2, i21)
+        i21, i22 = straight_run(n, s2, k2, i21)
 
     # Clip the incident edge to the reference face's extent along its tangent.
     # The incident edge runs against the reference one: v22 is at its lower end.
@@ -103,8 +103,9 @@ def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, r
     keep_up = s_up - rsum <= margin
     if check:
         # poly2's outward normal, -n, in its local frame
-        e = _off_outline(v, g, s2, k2, g2, i21 + (k2 - k2), i22, ax, ay, tx, ty, upper1, lower2,
-                         upper2, keep_lo, keep_up, -(c2 * nx + sn2 * ny), -(-sn2 * nx + c2 * ny))
+        e = off_outline_edge(v, g, s2, k2, g2, i21 + (k2 - k2), i22, ax, ay, tx, ty, upper1,
+                             lower2, upper2, keep_lo, keep_up, -(c2 * nx + sn2 * ny),
+                             -(-sn2 * nx + c2 * ny))
         if e >= 0:
             return e
 
@@ -134,12 +135,12 @@ def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, r
 
 
 @njit
-def _seam_faces(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, seamy_a, seamy_b, apart,
-                plain, stage, edge_a, edge_b, sep, flip, out):
-    """The face contact of :func:`_polygons` for a pair with a piece of a concave polygon:
-    the reference ``edge_a``/``edge_b`` (per ``flip``) clipped and checked, snapped or
-    replaced by ``plain`` SAT as the seam rules say. Compiled once, not inlined: convex
-    pairs never come here."""
+def seam_face_contact(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, seamy_a, seamy_b,
+                      apart, plain, stage, edge_a, edge_b, sep, flip, out):
+    """The face contact of the polygon SAT (``manifold.py``) for a pair with a piece of a
+    concave polygon: the reference ``edge_a``/``edge_b`` (per ``flip``) clipped and
+    checked, snapped or replaced by ``plain`` SAT as the seam rules say. Compiled once,
+    not inlined: convex pairs never come here."""
     rsum = ra + rb
     check = seamy_a if flip else seamy_b  # the incident piece's contacts need checking
     # stage 0: outline reference, checked; 1: snapped to the incident piece's outline
@@ -152,7 +153,7 @@ def _seam_faces(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, seamy_a
         else:
             s1, k1, r1, s2, k2, r2, i11 = sa, ka, ra, sb, kb, rb, edge_a
             g2, c2, sn2 = gb, rc, rs
-        i21 = _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin,
+        i21 = clip_polygons(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin,
                     apart > rsum and stage < 2, stage == 2, True, g, g2, c2, sn2,
                     check and stage == 0, out)
         if i21 < 0:
@@ -164,7 +165,7 @@ def _seam_faces(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, seamy_a
         # The incident piece's contact is not on its outline, or the outline has another
         # normal there: its outline face at the offending edge (that edge or a neighbour)
         # of largest separation becomes the reference.
-        best, best_i = _snap_face(v, n, g, g2, s2, k2, i21, s1, k1)
+        best, best_i = snap_face(v, n, g, g2, s2, k2, i21, s1, k1)
         out[M_COUNT] = 0.0
         if best_i >= 0 and best - rsum <= margin:
             edge_a, edge_b, sep, flip = best_i, best_i, best, 1 - flip

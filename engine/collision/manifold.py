@@ -24,10 +24,11 @@ import math
 
 from .._jit import njit_exact as njit, njit_inline
 # The record layout is re-exported: callers read manifolds through this module.
-from .clip import M_COUNT, M_ID1, M_ID2, M_NX, M_NY, M_P1X, M_P1Y, M_P2X, M_P2Y, M_S1, M_S2, M_SEP, MANIFOLD_SIZE, _clip, _seam_faces
+from .clip import (M_COUNT, M_ID1, M_ID2, M_NX, M_NY, M_P1X, M_P1Y, M_P2X, M_P2Y, M_S1, M_S2,  # noqa: F401
+                   M_SEP, MANIFOLD_SIZE, clip_polygons, seam_face_contact)
 from ..geometry.convex import closest_on_segment, convex_distance, direction
 from ..geometry.seam_rows import G_CONCAVE, G_CUT
-from .seams import _admits, _outline_separation, _support_admits
+from .seams import outline_admits, outline_separation, support_admits
 
 @njit
 def _kind(count):
@@ -128,7 +129,7 @@ def _polygon_point(vp, np_, g, sp, kp, rp, qx, qy, rq, margin):
         if d - rsum > margin:
             return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0
         if seamy and (g[sp + edge, G_CUT] != 0.0 if interior
-                      else d > 0.0 and not _admits(g, sp + feature, ux, uy)):
+                      else d > 0.0 and not outline_admits(g, sp + feature, ux, uy)):
             return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0
         if interior:
             # The centre faces an edge's interior: that edge's normal is the axis and the
@@ -171,7 +172,7 @@ def _polygons(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_tol,
     vertices play for chain segments). Otherwise the piece's own outline face next to
     the offending feature becomes the reference; when no such face is under the other
     piece, the pair reports nothing if the shapes are apart (a neighbouring piece has
-    the true contact) and plain SAT if they overlap (``clip._seam_faces``).
+    the true contact) and plain SAT if they overlap (``clip.seam_face_contact``).
     """
     sep_a, edge_a = _max_separation(v, n, sa, ka, sb, kb)
     sep_b, edge_b = _max_separation(v, n, sb, kb, sa, ka)
@@ -183,9 +184,9 @@ def _polygons(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_tol,
     xedge_a = xedge_b = 0
     seamy_a = seamy_b = False
     if g[ga, G_CONCAVE] != 0.0:
-        xsep_a, xedge_a, seamy_a = _outline_separation(v, n, g, ga, sa, ka, sb, kb)
+        xsep_a, xedge_a, seamy_a = outline_separation(v, n, g, ga, sa, ka, sb, kb)
     if g[gb, G_CONCAVE] != 0.0:
-        xsep_b, xedge_b, seamy_b = _outline_separation(v, n, g, gb, sb, kb, sa, ka)
+        xsep_b, xedge_b, seamy_b = outline_separation(v, n, g, gb, sb, kb, sa, ka)
     # (A piece cut on every side, with no outline face, keeps plain SAT.)
     seamy = seamy_a or seamy_b
     apart = max(sep_a, sep_b)
@@ -265,8 +266,8 @@ def _polygons(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_tol,
         vertex = d > 0.0 and (along or not (face_a or face_b))
         if vertex and seamy:
             # between two vertices: the outline must have this normal at both
-            vertex = ((not seamy_a or _support_admits(v, g, sa, ka, ga, 1.0, 0.0, ux, uy))
-                      and (not seamy_b or _support_admits(v, g, sb, kb, gb, rc, rs, -ux, -uy)))
+            vertex = ((not seamy_a or support_admits(v, g, sa, ka, ga, 1.0, 0.0, ux, uy))
+                      and (not seamy_b or support_admits(v, g, sb, kb, gb, rc, rs, -ux, -uy)))
         if vertex:
             h = ra + 0.5 * (d - rsum)
             out[M_NX] = ux
@@ -289,11 +290,11 @@ def _polygons(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_tol,
             s1, k1, r1, s2, k2, r2, i11 = sb, kb, rb, sa, ka, ra, edge_b
         else:
             s1, k1, r1, s2, k2, r2, i11 = sa, ka, ra, sb, kb, rb, edge_a
-        _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, False, False, False,
-              g, 0, 1.0, 0.0, False, out)
+        clip_polygons(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, False, False, False,
+                      g, 0, 1.0, 0.0, False, out)
         return
-    _seam_faces(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, seamy_a, seamy_b, apart,
-                plain, stage, edge_a, edge_b, sep, flip, out)
+    seam_face_contact(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, seamy_a, seamy_b,
+                      apart, plain, stage, edge_a, edge_b, sep, flip, out)
 
 
 @njit_inline
