@@ -1,8 +1,9 @@
 """Two-point manifolds by reference/incident-edge clipping (helpers of ``manifold.py``).
 
 Box2D v3's ``b2ClipPolygons`` (``src/manifold.c``), with the seam checks a piece of a
-concave polygon needs (``seams.py``): the manifold record layout, the clipping, and the
-seam-aware choice of reference face for pairs with such a piece.
+concave polygon needs (``seams.py``): the manifold record layout, the clipping
+(``clip_polygons``), and the seam-aware choice of reference face for pairs with such a
+piece (``seam_face_contact``).
 """
 import math
 
@@ -26,33 +27,9 @@ MANIFOLD_SIZE = 12
 
 
 @njit_inline
-def clip_polygons(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, runs, g,
-                  g2, c2, sn2, check, out):
-    """Two-point manifold: reference face ``i11`` of poly1, incident edge of poly2.
-
-    ``flip`` says poly1 is piece B: the normal is then turned to point from A to B.
-    ``strict``: an incident edge wholly beyond the reference face's ends gives no
-    contact (a concave polygon's neighbouring piece owns it). ``whole``: the reference
-    face extends over collinear neighbours (plain SAT; a seam-aware reference must not
-    reach over a collinear cut); ``runs``: the incident edge does. ``check``: poly2 is a
-    piece of a concave polygon (seam rows from ``g2`` in ``g``, local frame rotated by
-    ``(c2, sn2)`` into this one) whose kept points must lie on its outline with the
-    normal in the outline's cone there.
-
-    Returns -1, or the incident edge when ``check`` rejects a kept point (``out`` is
-    then filled but not to be used).
-    """
-    rsum = r1 + r2
-    sign = -1.0 if flip else 1.0
-    nx = n[s1 + i11, 0]
-    ny = n[s1 + i11, 1]
-    i10 = i11
-    i12 = i11 + 1 if i11 + 1 < k1 else 0
-    if whole:
-        # Plain SAT: the reference face is its whole straight run (a concave polygon's
-        # piece keeps outline vertices inside its edges; see the incident edge below).
-        i10, i12 = straight_run(n, s1, k1, i11)
-
+def _face_frame(v, s1, i10, i12):
+    """The reference face from vertex ``i10`` to ``i12`` of poly1: ``(ax, ay, tx, ty,
+    length)``, its start point ``a``, unit tangent ``t`` and length."""
     ax = v[s1 + i10, 0]
     ay = v[s1 + i10, 1]
     tx = v[s1 + i12, 0] - ax
@@ -60,9 +37,12 @@ def clip_polygons(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, 
     length = math.sqrt(tx * tx + ty * ty)
     tx /= length
     ty /= length
-    upper1 = length
+    return ax, ay, tx, ty, length
 
-    # Incident edge: the edge of poly2 most anti-parallel to the reference normal.
+
+@njit_inline
+def _incident_edge(n, s2, k2, nx, ny):
+    """The edge of poly2 most anti-parallel to the reference normal ``n``."""
     i21 = 0
     best = math.inf
     for j in range(k2):
@@ -70,15 +50,17 @@ def clip_polygons(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, 
         if dn < best:
             best = dn
             i21 = j
-    i22 = i21 + 1 if i21 + 1 < k2 else 0
-    if runs:
-        # A concave polygon's piece keeps outline vertices inside its edges: the incident
-        # edge is the whole straight run they split (vertex i21 to vertex i22). Other
-        # shapes have no collinear vertices.
-        i21, i22 = straight_run(n, s2, k2, i21)
+    return i21
 
-    # Clip the incident edge to the reference face's extent along its tangent.
-    # The incident edge runs against the reference one: v22 is at its lower end.
+
+@njit_inline
+def _clip_to_face(v, s2, i21, i22, ax, ay, tx, ty, upper1):
+    """The incident edge ``i21 -> i22`` of poly2 clipped to the reference face's extent
+    ``[0, upper1]`` along its tangent ``t`` from ``a``: ``(lower2, upper2, lox, loy, upx,
+    upy)``, the unclipped ends' positions along ``t`` and the clipped end points.
+
+    The incident edge runs against the reference one: ``v22`` is at its lower end.
+    """
     upper2 = (v[s2 + i21, 0] - ax) * tx + (v[s2 + i21, 1] - ay) * ty
     lower2 = (v[s2 + i22, 0] - ax) * tx + (v[s2 + i22, 1] - ay) * ty
     span = upper2 - lower2
@@ -94,21 +76,15 @@ def clip_polygons(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, 
         f = (upper1 - lower2) / span
         upx = v[s2 + i22, 0] + f * (v[s2 + i21, 0] - v[s2 + i22, 0])
         upy = v[s2 + i22, 1] + f * (v[s2 + i21, 1] - v[s2 + i22, 1])
-    s_lo = (lox - ax) * nx + (loy - ay) * ny
-    s_up = (upx - ax) * nx + (upy - ay) * ny
-    if strict and (upper2 < 0.0 or lower2 > upper1):
-        out[M_COUNT] = 0.0
-        return -1
-    keep_lo = s_lo - rsum <= margin
-    keep_up = s_up - rsum <= margin
-    if check:
-        # poly2's outward normal, -n, in its local frame
-        e = off_outline_edge(v, g, s2, k2, g2, i21 + (k2 - k2), i22, ax, ay, tx, ty, upper1,
-                             lower2, upper2, keep_lo, keep_up, -(c2 * nx + sn2 * ny),
-                             -(-sn2 * nx + c2 * ny))
-        if e >= 0:
-            return e
+    return lower2, upper2, lox, loy, upx, upy
 
+
+@njit_inline
+def _write_clipped(out, nx, ny, sign, sep, r1, r2, lox, loy, s_lo, keep_lo, upx, upy, s_up,
+                   keep_up, flip, i11, i12, i21, i22):
+    """Fill the record ``out`` with the kept clipped points (``s_lo``, ``s_up``: their core
+    separations along the reference normal ``n``)."""
+    rsum = r1 + r2
     out[M_NX] = sign * nx
     out[M_NY] = sign * ny
     out[M_SEP] = sep - rsum
@@ -131,6 +107,67 @@ def clip_polygons(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, 
         out[base + 3] = float(flip * 65536 + i12 * 256 + i21)
         count += 1
     out[M_COUNT] = float(count)
+
+
+@njit_inline
+def clip_polygons(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, runs, g,
+                  g2, c2, sn2, check, out):
+    """Two-point manifold: reference face ``i11`` of poly1, incident edge of poly2.
+
+    Box2D v3's ``b2ClipPolygons`` (``src/manifold.c``). Both pieces are rows of ``v``
+    and ``n``, float64 (m, 2), in one frame: poly1 rows ``s1 .. s1+k1-1`` with rounding
+    radius ``r1``, poly2 rows ``s2 ..`` with ``r2``; ``sep`` is the SAT separation of
+    the cores along face ``i11``. ``out`` is a float64 (MANIFOLD_SIZE,) record.
+
+    ``flip`` says poly1 is piece B: the normal is then turned to point from A to B.
+    ``strict``: an incident edge wholly beyond the reference face's ends gives no
+    contact (a concave polygon's neighbouring piece owns it). ``whole``: the reference
+    face extends over collinear neighbours (plain SAT; a seam-aware reference must not
+    reach over a collinear cut); ``runs``: the incident edge does. ``check``: poly2 is a
+    piece of a concave polygon (seam rows from ``g2`` in ``g``, local frame rotated by
+    ``(c2, sn2)`` into this one) whose kept points must lie on its outline with the
+    normal in the outline's cone there.
+
+    Returns -1, or the incident edge when ``check`` rejects a kept point (``out`` is
+    then not filled). The calls to the seam kernels (not inlined) stay here rather than
+    in the helpers, which take the arrays: such a call from an inlined helper can leave
+    reference-count updates on every pair's path.
+    """
+    rsum = r1 + r2
+    sign = -1.0 if flip else 1.0
+    nx = n[s1 + i11, 0]
+    ny = n[s1 + i11, 1]
+    i10 = i11
+    i12 = i11 + 1 if i11 + 1 < k1 else 0
+    if whole:
+        # Plain SAT: the reference face is its whole straight run (a concave polygon's
+        # piece keeps outline vertices inside its edges; see the incident edge below).
+        i10, i12 = straight_run(n, s1, k1, i11)
+    ax, ay, tx, ty, upper1 = _face_frame(v, s1, i10, i12)
+    i21 = _incident_edge(n, s2, k2, nx, ny)
+    i22 = i21 + 1 if i21 + 1 < k2 else 0
+    if runs:
+        # A concave polygon's piece keeps outline vertices inside its edges: the incident
+        # edge is the whole straight run they split (vertex i21 to vertex i22). Other
+        # shapes have no collinear vertices.
+        i21, i22 = straight_run(n, s2, k2, i21)
+    lower2, upper2, lox, loy, upx, upy = _clip_to_face(v, s2, i21, i22, ax, ay, tx, ty, upper1)
+    s_lo = (lox - ax) * nx + (loy - ay) * ny
+    s_up = (upx - ax) * nx + (upy - ay) * ny
+    if strict and (upper2 < 0.0 or lower2 > upper1):
+        out[M_COUNT] = 0.0
+        return -1
+    keep_lo = s_lo - rsum <= margin
+    keep_up = s_up - rsum <= margin
+    if check:
+        # poly2's outward normal, -n, in its local frame
+        e = off_outline_edge(v, g, s2, k2, g2, i21 + (k2 - k2), i22, ax, ay, tx, ty, upper1,
+                             lower2, upper2, keep_lo, keep_up, -(c2 * nx + sn2 * ny),
+                             -(-sn2 * nx + c2 * ny))
+        if e >= 0:
+            return e
+    _write_clipped(out, nx, ny, sign, sep, r1, r2, lox, loy, s_lo, keep_lo, upx, upy, s_up,
+                   keep_up, flip, i11, i12, i21, i22)
     return -1
 
 
