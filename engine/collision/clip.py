@@ -1,9 +1,9 @@
-"""Two-point manifolds by reference/incident-edge clipping (helpers of ``manifold.py``).
+"""Two-point manifolds by reference/incident-edge clipping (helpers of ``polygon_sat.py``).
 
 Box2D v3's ``b2ClipPolygons`` (``src/manifold.c``), with the seam checks a piece of a
-concave polygon needs (``seams.py``): the manifold record layout, the clipping
-(``clip_polygons``), and the seam-aware choice of reference face for pairs with such a
-piece (``seam_face_contact``).
+concave polygon needs (``seams.py``): the manifold record layout (and
+``record_to_world``), the clipping (``clip_polygons``), and the seam-aware choice of
+reference face for pairs with such a piece (``seam_face_contact``).
 """
 import math
 
@@ -24,6 +24,21 @@ M_P2Y = 9
 M_S2 = 10
 M_ID2 = 11
 MANIFOLD_SIZE = 12
+
+
+@njit_inline
+def record_to_world(out, x, y, c, s):
+    """Rotate/translate the normal and points of the record ``out`` from a frame to the world
+    (``(x, y)`` that frame's origin, ``(c, s)`` its rotation)."""
+    nx = out[M_NX]
+    ny = out[M_NY]
+    out[M_NX] = c * nx - s * ny
+    out[M_NY] = s * nx + c * ny
+    for base in (M_P1X, M_P2X):
+        px = out[base]
+        py = out[base + 1]
+        out[base] = x + c * px - s * py
+        out[base + 1] = y + s * px + c * py
 
 
 @njit_inline
@@ -174,7 +189,7 @@ def clip_polygons(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, 
 @njit
 def seam_face_contact(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, seamy_a, seamy_b,
                       apart, plain, stage, edge_a, edge_b, sep, flip, out):
-    """The face contact of the polygon SAT (``manifold.py``) for a pair with a piece of a
+    """The face contact of the polygon SAT (``polygon_sat.py``) for a pair with a piece of a
     concave polygon: the reference ``edge_a``/``edge_b`` (per ``flip``) clipped and
     checked, snapped or replaced by ``plain`` SAT as the seam rules say. Compiled once,
     not inlined: convex pairs never come here."""

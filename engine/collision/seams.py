@@ -1,4 +1,5 @@
-"""Seam data and rules for pieces of concave polygons (helpers of ``manifold.py``).
+"""Seam data and rules for pieces of concave polygons (helpers of ``manifold.py`` and
+``polygon_sat.py``).
 
 A concave polygon is split into convex pieces; an edge two pieces share (a *cut*) is not
 a surface, and a contact normal must never come from one. Each piece vertex has a seam
@@ -42,8 +43,8 @@ def _face_reach(v, n, s1, k1, i, s2, k2):
 
 @njit
 def outline_separation(v, n, g, g1, s1, k1, s2, k2):
-    """SAT's largest face separation (``manifold.py``) over the outline faces of piece 1
-    (seam rows from ``g1``) that piece 2 does not lie wholly beyond an end of: ``(sep,
+    """SAT's largest face separation (``polygon_sat.py``) over the outline faces of piece
+    1 (seam rows from ``g1``) that piece 2 does not lie wholly beyond an end of: ``(sep,
     face, outline)``, sep ``-inf`` if none, ``outline`` whether piece 1 has an outline
     face at all. A cut is never a reference face (seed 004's pruning of interior axes);
     it still separates, in plain SAT: two pieces apart only along a cut are apart.
