@@ -14,7 +14,7 @@ from .._checks import as_non_negative
 from ..contacts.layout import (C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, P_RAX,
                                P_RAY, P_SEP, P_STRIDE, R_NORMAL, R_STRIDE, R_TANGENT)
 
-__all__ = ["Contact", "contact_table", "touching_rows"]
+__all__ = ["Contact", "contact_table", "touching_rows", "point_of"]
 
 _CONTACTS = np.dtype([("shape_a", np.int64), ("shape_b", np.int64), ("normal", np.float64, (2,)),
                       ("point_count", np.int64), ("points", np.float64, (2, 2)),
@@ -71,6 +71,11 @@ def contact_table(state):
         out["tangent_impulses"][:, k] = np.where(live[:, k], sign * res[:, R_TANGENT], 0.0)
     out.flags.writeable = False
     return out.view(np.recarray)
+
+
+def point_of(state, index, rax, ray):
+    """World points of anchors ``(rax, ray)`` on the piece-A bodies of rows ``index``."""
+    return _centers_of_a(state, index) + np.column_stack((rax, ray))
 
 
 def _centers_of_a(state, index):

@@ -215,6 +215,7 @@ class WorldState:
         self.pending_sensor_ends = []  # overlap keys of shapes removed since the last step
         self.sensor_events = SensorEvents.empty()
         self.begun = np.empty(0, np.int64)  # shape-pair keys that began touching this step
+        self.hit_threshold = K.HIT_EVENT_THRESHOLD  # m/s
         self.handlers = []  # collision callbacks (``callbacks.py``), in registration order
         self.disabled = set()  # shape pairs a begin callback disabled until they separate
         self.one_way_off = set()  # shape pairs a one-way shape lets through until they part

@@ -2,6 +2,7 @@
 collision callbacks (a base class of ``World`` reading and writing ``self._state``)."""
 import numpy as np
 
+from .._checks import as_non_negative
 from ..contacts.layout import C_TOUCHING
 from . import callbacks
 from .contact import contact_table
@@ -31,6 +32,23 @@ class WorldEvents:
         (1, [])
         """
         return self._state.contact_events
+
+    @property
+    def hit_event_threshold(self):
+        """Approach speed in m/s above which a contact's push is a hit event (1 by default,
+        as in Box2D).
+
+        Examples
+        --------
+        >>> from engine import World
+        >>> World().hit_event_threshold
+        1.0
+        """
+        return self._state.hit_threshold
+
+    @hit_event_threshold.setter
+    def hit_event_threshold(self, value):
+        self._state.hit_threshold = as_non_negative(value, "hit_event_threshold")
 
     def contacts(self):
         """The pairs of shapes touching now, one row per pair (Box2D's contact data,
