@@ -5,46 +5,24 @@ poses; writes the contact rows (layout in ``layout.py``) and a keep flag per pai
 A pair whose fat AABBs no longer overlap is dropped; the broadphase will find it
 again if they come back together.
 
-Manifold cache. Most pairs in a resting pile move by micrometres relative to each other
-from one step to the next, and their manifolds barely change. Each pair keeps its last
-computed manifold in the bodies' own frames (the normal in A's, each point as a point
-on A's surface in A's frame and one on B's in B's) with the relative pose it was
-computed at. While the relative pose stays within ``reuse_tol`` of that pose (every
-point of the moving body within ``reuse_tol`` of where it was) and the bodies cannot
-approach faster than then, the cached points are carried to the current poses and
-their separations measured there, and the collision routine is skipped. Persistent
-manifolds (Bullet) and PhysX's contact cache do the same; Box2D v3 recomputes every
-manifold every step. The refreshed separation is exact for the cached pair of surface
-points; what the cache misses is a new point entering the speculative margin or a
-clipped point sliding, both bounded by the tolerance. Points beyond the margin when
-the manifold was computed stay more than ``margin - reuse_tol`` apart, so none can be
-touched without the manifold being recomputed first.
+A pair whose bodies have barely moved relative to each other since its manifold was
+computed gets that manifold carried to the new poses instead of a new one: the
+manifold cache (``manifold_cache.py``, which says when and why that is sound).
 """
 import math
 
 import numpy as np
 
-from .._jit import njit_exact as njit, njit_inline
-from .layout import C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, C_TOUCHING, CONTACT_SIZE, H_CACHE, H_COUNT, H_ID, H_LNX, H_LNY, H_LP, H_LP_STRIDE, H_NI, H_POINTS, H_RA, H_REACH, H_RX, H_RY, H_STRIDE, H_TI, MAX_POINTS, P_ADJ, P_ID, P_NI, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY, P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI
+from .._jit import njit_exact
+from .layout import C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, C_TOUCHING, CONTACT_SIZE, H_COUNT, H_ID, H_NI, H_POINTS, H_STRIDE, H_TI, MAX_POINTS, P_ADJ, P_ID, P_NI, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY, P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI
+from .manifold_cache import can_reuse, refresh_from_cache, relative_pose, store_in_cache
 from ..collision.manifold import M_COUNT, M_ID1, M_NX, M_NY, M_P1X, M_P1Y, M_S1, MANIFOLD_SIZE, collide_pieces
-
-@njit_inline
-def _to_local(x, y, c, s):
-    """Vector (x, y) in the frame rotated by (c, s) = (cos, sin) of its angle."""
-    return c * x + s * y, c * y - s * x
-
-
-@njit_inline
-def _to_world(x, y, c, s):
-    """Vector (x, y) of the frame rotated by (c, s) in the world."""
-    return c * x - s * y, s * x + c * y
-
 
 MIX_BOX2D = 0  # friction sqrt(a*b), restitution max(a, b)
 MIX_PYMUNK = 1  # friction a*b, restitution a*b (Chipmunk's rule)
 
 
-@njit
+@njit_exact
 def update_contacts(pairs, keep, bodies, pieces, params):
     """Recompute the manifold of every tracked pair.
 
@@ -85,11 +63,11 @@ def update_contacts(pairs, keep, bodies, pieces, params):
     reuse_tol : float
         How far, in meters, the points of one body may have moved relative to the
         other since the pair's manifold was computed for it to be refreshed rather than
-        recomputed (see the module docstring). 0 recomputes every manifold.
+        recomputed (``manifold_cache.can_reuse``). 0 recomputes every manifold.
     mixing : int
         MIX_BOX2D or MIX_PYMUNK.
     """
-    keys, hist, rows, pair_body = pairs
+    keys, hist, rows, pair_body = pairs.keys, pairs.hist, pairs.rows, pairs.bodies
     piece_body, piece_start, piece_count = pieces.body, pieces.start, pieces.count
     piece_radius, piece_friction, piece_restitution = pieces.radius, pieces.friction, pieces.restitution
     piece_fat, verts, norms, ghost = pieces.fat, pieces.verts, pieces.norms, pieces.ghost
@@ -139,65 +117,18 @@ def update_contacts(pairs, keep, bodies, pieces, params):
         cay = pos[ba, 1] + sa * com[ba, 0] + ca * com[ba, 1]
         cbx = pos[bb, 0] + cb * com[bb, 0] - sb * com[bb, 1]
         cby = pos[bb, 1] + sb * com[bb, 0] + cb * com[bb, 1]
-        # the pose of the body with the smaller extent in the other's frame
-        small_b = extent[bb] <= extent[ba]
-        if small_b:
-            rx, ry = _to_local(cbx - cax, cby - cay, ca, sa)
-            ra = angle[bb] - angle[ba]
-            reach_s = extent[bb]
-        else:
-            rx, ry = _to_local(cax - cbx, cay - cby, cb, sb)
-            ra = angle[ba] - angle[bb]
-            reach_s = extent[ba]
-        cache = hist[i, H_CACHE]
-        reuse = False
-        if cache == (1.0 if small_b else 2.0) and reach <= hist[i, H_REACH] + reuse_tol:
-            ex = rx - hist[i, H_RX]
-            ey = ry - hist[i, H_RY]
-            moved_by = math.sqrt(ex * ex + ey * ey) + abs(ra - hist[i, H_RA]) * reach_s
-            reuse = moved_by <= reuse_tol
-        if reuse:
-            n = int(hist[i, H_COUNT])
-            man[M_NX], man[M_NY] = _to_world(hist[i, H_LNX], hist[i, H_LNY], ca, sa)
-            for p in range(n):
-                lp = H_LP + p * H_LP_STRIDE
-                pax, pay = _to_world(hist[i, lp], hist[i, lp + 1], ca, sa)
-                pbx, pby = _to_world(hist[i, lp + 2], hist[i, lp + 3], cb, sb)
-                pax += pos[ba, 0]
-                pay += pos[ba, 1]
-                pbx += pos[bb, 0]
-                pby += pos[bb, 1]
-                dst = M_P1X + 4 * p
-                man[dst] = 0.5 * (pax + pbx)
-                man[dst + 1] = 0.5 * (pay + pby)
-                man[dst + 2] = (pbx - pax) * man[M_NX] + (pby - pay) * man[M_NY]
-                man[dst + 3] = hist[i, H_POINTS + p * H_STRIDE + H_ID]
+        frame_a = (pos[ba, 0], pos[ba, 1], ca, sa)
+        frame_b = (pos[bb, 0], pos[bb, 1], cb, sb)
+        pose = relative_pose((cax, cay), (cbx, cby), frame_a, frame_b, angle[ba], angle[bb],
+                             extent[ba], extent[bb])
+        if can_reuse(hist, i, pose, reach, reuse_tol):
+            n = refresh_from_cache(hist, i, frame_a, frame_b, man)
         else:
             n = collide_pieces(verts, norms, ghost, piece_start[a], piece_count[a],
-                               piece_radius[a], (pos[ba, 0], pos[ba, 1], ca, sa),
-                               piece_start[b], piece_count[b], piece_radius[b],
-                               (pos[bb, 0], pos[bb, 1], cb, sb),
-                               margin + reach, flip_tol, scratch_v, scratch_n, man)
-            hist[i, H_CACHE] = 0.0  # no cache unless written below
-            if reuse_tol > 0.0:
-                hist[i, H_CACHE] = 1.0 if small_b else 2.0
-                hist[i, H_RX] = rx
-                hist[i, H_RY] = ry
-                hist[i, H_RA] = ra
-                hist[i, H_REACH] = reach
-                nx = man[M_NX]
-                ny = man[M_NY]
-                hist[i, H_LNX], hist[i, H_LNY] = _to_local(nx, ny, ca, sa)
-                for p in range(n):
-                    src = M_P1X + 4 * p
-                    half = 0.5 * man[src + 2]
-                    lp = H_LP + p * H_LP_STRIDE
-                    hist[i, lp], hist[i, lp + 1] = _to_local(
-                        man[src] - half * nx - pos[ba, 0], man[src + 1] - half * ny - pos[ba, 1],
-                        ca, sa)
-                    hist[i, lp + 2], hist[i, lp + 3] = _to_local(
-                        man[src] + half * nx - pos[bb, 0], man[src + 1] + half * ny - pos[bb, 1],
-                        cb, sb)
+                               piece_radius[a], frame_a, piece_start[b], piece_count[b],
+                               piece_radius[b], frame_b, margin + reach, flip_tol, scratch_v,
+                               scratch_n, man)
+            store_in_cache(hist, i, pose, reach, reuse_tol, frame_a, frame_b, man, n)
         old_count = int(hist[i, H_COUNT])
         for p in range(old_count):
             base = H_POINTS + p * H_STRIDE
