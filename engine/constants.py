@@ -16,7 +16,7 @@ SPECULATIVE_DISTANCE = 4.0 * LINEAR_SLOP
 
 # A pair's manifold is refreshed from its cache instead of recomputed while neither
 # body's points have moved more than this, in meters, relative to the other since it
-# was computed (``contacts/narrowphase.py``). A tenth of the slop: the refreshed
+# was computed (``contacts/manifold_cache.py``). A tenth of the slop: the refreshed
 # separations are exact for the cached points, and a point the cache lacks is off by
 # at most this. 0 recomputes every manifold every step, as Box2D does.
 MANIFOLD_REUSE_TOLERANCE = 0.1 * LINEAR_SLOP

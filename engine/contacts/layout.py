@@ -56,10 +56,15 @@ H_ID = 0  # feature id
 H_NI = 1  # accumulated normal impulse
 H_TI = 2  # accumulated tangent impulse
 H_STRIDE = 3
-# The manifold cache (see ``narrowphase.py``): the manifold in the bodies' own frames
+# The manifold cache (see ``manifold_cache.py``): the manifold in the bodies' own frames
 # and the relative pose it was computed at. While the pose has barely changed, the
 # narrowphase refreshes this manifold instead of running the collision routine.
-H_CACHE = H_POINTS + MAX_POINTS * H_STRIDE  # 0: none; 1: pose of B in A's frame; 2: A in B's
+# Values of H_CACHE, which relative pose is cached: that of the body with the smaller
+# extent (whose points a turn moves least) in the other's frame.
+CACHE_NONE = 0.0  # no manifold cached (a new pair, or the cache is off)
+CACHE_B_IN_A = 1.0  # pose of B's centre of mass in A's frame
+CACHE_A_IN_B = 2.0  # pose of A's centre of mass in B's frame
+H_CACHE = H_POINTS + MAX_POINTS * H_STRIDE  # a CACHE_* value
 H_RX = H_CACHE + 1  # that relative pose: centre-of-mass offset and angle
 H_RY = H_CACHE + 2
 H_RA = H_CACHE + 3

@@ -60,7 +60,7 @@ class PairSet:
 
     def pieces(self):
         """The two pieces of every pair, as arrays."""
-        return self.keys >> 32, self.keys & _pairs.PIECE_MASK
+        return self.keys >> _pairs.PIECE_BITS, self.keys & _pairs.PIECE_MASK
 
     def reserve(self):
         """Room in the body and row buffers for every pair; ``rows`` covers them all."""
