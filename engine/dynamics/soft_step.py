@@ -30,9 +30,10 @@ import numpy as np
 
 from .._jit import njit
 from .coloring import order_contacts
-from .contact_solver import WORK_SIZE, gather, restitution, scatter, solve, warm_start
+from .contact_solver import relax, restitution, solve, warm_start
 from .integrate import integrate_free, integrate_positions, integrate_velocities
 from .body_state import STATE_SIZE, S_QC, S_VX, S_VY, S_W
+from .solver_rows import WORK_SIZE, gather, scatter
 from ..constants import MOVED_BY_HAND, STATIC
 
 
@@ -140,10 +141,9 @@ def step_bodies(bodies, pairs, params):
         integrate_velocities(h, gx, gy, btype, in_contact, inv_mass, inv_inertia, force, torque,
                              lin_damp, ang_damp, gravity_scale, state, max_speed, max_rotation)
         warm_start(work, wa, wb, state)
-        solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap, True, reverse)
+        solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap, reverse)
         integrate_positions(h, btype, in_contact, state, center, angle, center0)
-        solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap, False,
-              reverse)
+        relax(work, wa, wb, state, inv_h, impact_gap, reverse)
     restitution(work, wa, wb, state, restitution_threshold)
     scatter(work, order, rows, hist)
 
