@@ -9,7 +9,8 @@ margin since they do not move).
 import math
 
 from .._jit import njit
-from .tree_ops import META_LEAVES, tree_move, tree_rebuild
+from .tree_build import tree_rebuild
+from .tree_ops import META_LEAVES, tree_move
 from ..geometry.convex import piece_box
 from ..constants import MOVED_BY_HAND, STATIC
 
