@@ -6,8 +6,8 @@ Contacts are rows of one float64 array (n, CONTACT_SIZE): one row per pair of pi
 whose fat AABBs overlap, in pair-key order, rewritten by the narrowphase every step. A
 row holds the manifold and nothing the solver only needs inside a step (effective
 masses, impact speeds: those live in the solver's own rows, ``contact_solver.py``), so
-writing all rows stays cheap: 32 floats, four cache lines (44 before; on rain2000 the
-rows are 2.3 MB, more than the core's L2). Anchors are the contact point relative to
+writing all rows stays cheap: 34 floats (44 before; on rain2000 the rows are 2.3 MB,
+more than the core's L2). Anchors are the contact point relative to
 each body's centre of mass, in world axes, fixed for the step (Box2D v3 does not rotate
 contact anchors between substeps).
 """
@@ -19,7 +19,9 @@ C_COUNT = 2  # points in the manifold (0: pair tracked but not within the margin
 C_FRICTION = 3  # mixed friction coefficient
 C_RESTITUTION = 4  # mixed restitution
 C_TOUCHING = 5  # 1.0 when some point is within the speculative margin (events)
-C_POINTS = 6  # first point's columns start here
+C_SURFACE = 6  # relative surface speed friction drives towards, m/s (conveyors)
+C_ROLLING = 7  # rolling resistance torque arm: coefficient times the larger radius, m
+C_POINTS = 8  # first point's columns start here
 
 # Per point, at C_POINTS + p * P_STRIDE:
 P_RAX = 0  # anchor on A relative to A's centre of mass
@@ -49,7 +51,7 @@ CONTACT_SIZE = C_POINTS + MAX_POINTS * P_STRIDE
 # float64 per tracked pair: the feature ids of its points and their accumulated
 # impulses (warm starting), and its cached manifold. The pair set merges and compacts
 # these rows; the contact rows above are rewritten by the narrowphase every step and
-# never move (moving 352-byte rows cost rain2000 0.4 ms a step).
+# never move (moving the 44-float rows of the time cost rain2000 0.4 ms a step).
 H_COUNT = 0  # points last step
 H_POINTS = 1  # per point, at H_POINTS + p * H_STRIDE:
 H_ID = 0  # feature id

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from .._jit import njit_exact, njit_exact_inline
-from .layout import C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, C_TOUCHING, CONTACT_SIZE, H_COUNT, H_ID, H_NI, H_POINTS, H_STRIDE, H_TI, MAX_POINTS, P_ADJ, P_ID, P_NI, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY, P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI
+from .layout import C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, C_ROLLING, C_SURFACE, C_TOUCHING, CONTACT_SIZE, H_COUNT, H_ID, H_NI, H_POINTS, H_STRIDE, H_TI, MAX_POINTS, P_ADJ, P_ID, P_NI, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY, P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI
 from .manifold_cache import MANIFOLD_POINT_STRIDE, can_reuse, refresh_from_cache, relative_pose, store_in_cache
 from .pair_keys import PIECE_BITS, PIECE_MASK
 from ..collision.manifold import M_COUNT, M_ID1, M_NX, M_NY, M_P1X, M_P1Y, M_S1, MANIFOLD_SIZE, collide_pieces
@@ -91,6 +91,9 @@ def update_contacts(pairs, keep, bodies, pieces, params):
             store_in_cache(hist, i, pose, reach, reuse_tol, frame_a, frame_b, man, n)
         rows[i, C_FRICTION], rows[i, C_RESTITUTION] = _mixed_materials(
             piece_friction, piece_restitution, a, b, mixing)
+        rows[i, C_SURFACE] = pieces.surface_speed[a] + pieces.surface_speed[b]
+        rows[i, C_ROLLING] = (max(pieces.rolling_resistance[a], pieces.rolling_resistance[b])
+                              * max(piece_radius[a], piece_radius[b]))
         _write_row(rows, hist, i, man, n, com_a, com_b, piece_radius[a], piece_radius[b], last)
     return 0
 

@@ -24,9 +24,9 @@ import numpy as np
 from .._jit import njit, njit_inline
 from .body_state import S_DPX, S_DPY, S_QC, S_QS, S_VX, S_VY, S_W
 from .solver_rows import (Q_ADJ, Q_MAXNI, Q_NI, Q_NMASS, Q_QAC, Q_QAN, Q_QBC, Q_QBN, Q_RELV, Q_RNA,
-                          Q_RNB, Q_RTA, Q_RTB, Q_SEP, Q_STRIDE, Q_TI, Q_TMASS, W_COUNT, W_FRICTION,
-                          W_IA, W_IB, W_MA, W_MB, W_NX, W_NY, W_POINTS, W_RESTITUTION,
-                          relative_speed)
+                          Q_RNB, Q_RTA, Q_RTB, Q_SEP, Q_STRIDE, Q_TI, Q_TMASS, Q_TOTNI, Q_TOTTI,
+                          W_COUNT, W_FRICTION, W_IA, W_IB, W_MA, W_MB, W_NX, W_NY, W_POINTS,
+                          W_RESTITUTION, W_ROLLI, W_ROLLING, W_SURFACE, relative_speed)
 
 
 @njit_inline
@@ -65,6 +65,8 @@ def warm_start(work, wa, wb, state):
             base = W_POINTS + p * Q_STRIDE
             ni = work[k, base + Q_NI]
             ti = work[k, base + Q_TI]
+            work[k, base + Q_TOTNI] += ni
+            work[k, base + Q_TOTTI] += ti
             px = ni * nx + ti * ny
             py = ni * ny - ti * nx
             vax -= ma * px
@@ -73,6 +75,10 @@ def warm_start(work, wa, wb, state):
             vbx += mb * px
             vby += mb * py
             wb_ += ib * (ni * work[k, base + Q_RNB] + ti * work[k, base + Q_RTB])
+        rolling = work[k, W_ROLLI]
+        if rolling != 0.0:  # the rolling impulse is warm-started within the step
+            wa_ -= ia * rolling
+            wb_ += ib * rolling
         _store(state, a, ma, ia, vax, vay, wa_)
         _store(state, b, mb, ib, vbx, vby, wb_)
 
@@ -161,13 +167,31 @@ def _friction_point(work, k, base, ma, mb, ia, ib, nx, ny, vax, vay, wva, vbx, v
     friction = work[k, W_FRICTION]
     rta = work[k, base + Q_RTA]
     rtb = work[k, base + Q_RTB]
-    vt = relative_speed(vbx - vax, vby - vay, wva, wvb, tx, ty, rta, rtb)
+    vt = relative_speed(vbx - vax, vby - vay, wva, wvb, tx, ty, rta, rtb) - work[k, W_SURFACE]
     acc = work[k, base + Q_TI]
     limit = friction * work[k, base + Q_NI]
     new = min(max(acc - work[k, base + Q_TMASS] * vt, -limit), limit)
     imp = new - acc
     work[k, base + Q_TI] = new
     return _apply(imp, tx, ty, rta, rtb, ma, mb, ia, ib, vax, vay, wva, vbx, vby, wvb)
+
+
+@njit_inline
+def _rolling_resistance(work, k, count, ia, ib, wva, wvb):
+    """An angular impulse against the bodies' relative spin, within the rolling
+    resistance arm times the contact's normal impulse (Box2D v3.1's rolling resistance,
+    relax pass only); returns both angular velocities after it."""
+    if ia + ib == 0.0:
+        return wva, wvb
+    total = 0.0
+    for p in range(count):
+        total += work[k, W_POINTS + p * Q_STRIDE + Q_NI]
+    limit = work[k, W_ROLLING] * total
+    acc = work[k, W_ROLLI]
+    new = min(max(acc - (wvb - wva) / (ia + ib), -limit), limit)
+    work[k, W_ROLLI] = new
+    imp = new - acc
+    return wva - ia * imp, wvb + ib * imp
 
 
 @njit
@@ -214,6 +238,8 @@ def _sequential_impulses(work, wa, wb, state, inv_h, soft_dyn, soft_static, push
                 vax, vay, wva, vbx, vby, wvb = _friction_point(
                     work, k, W_POINTS + p * Q_STRIDE, ma, mb, ia, ib, nx, ny,
                     vax, vay, wva, vbx, vby, wvb)
+            if work[k, W_ROLLING] > 0.0:
+                wva, wvb = _rolling_resistance(work, k, count, ia, ib, wva, wvb)
         _store(state, a, ma, ia, vax, vay, wva)
         _store(state, b, mb, ib, vbx, vby, wvb)
 

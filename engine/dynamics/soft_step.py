@@ -177,6 +177,8 @@ def step_bodies(bodies, pairs, params):
         Contact rows from the narrowphase; impulses accumulate in place.
     hist : float64 (m, HIST_SIZE)
         The pairs' history; receives the accumulated impulses for warm starting.
+    results : float64 (m, RESULT_SIZE)
+        Receives each point's impulses over the step and its approach speed.
     """
     substeps = params.substeps
     h = params.dt / substeps
@@ -212,5 +214,7 @@ def step_bodies(bodies, pairs, params):
     if count > 0:  # no contacts: every body was free
         _substeps(bodies, params, h, in_contact, state, center, center0, work, wa, wb)
     restitution(work, wa, wb, state, params.restitution_threshold)
-    scatter(work, order, rows, hist)
+    results = pairs.results
+    results[:] = 0.0  # rows the solver does not visit report nothing
+    scatter(work, order, rows, hist, results)
     _write_back(bodies, state, center, angle0)

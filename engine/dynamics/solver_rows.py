@@ -17,7 +17,8 @@ Sources: Box2D v3 ``src/contact_solver.c`` (``b2PrepareContactsTask``; the impul
 back as in ``b2StoreImpulsesTask``).
 """
 from .._jit import njit, njit_inline
-from ..contacts.layout import C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, H_NI, H_POINTS, H_STRIDE, H_TI, P_ADJ, P_NI, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY, P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI
+from ..contacts.layout import R_APPROACH, R_NORMAL, R_STRIDE, R_TANGENT
+from ..contacts.layout import C_COUNT, C_FRICTION, C_ROLLING, C_SURFACE, C_NX, C_NY, C_POINTS, C_RESTITUTION, H_NI, H_POINTS, H_STRIDE, H_TI, P_ADJ, P_NI, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY, P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI
 from .body_state import S_VX, S_VY, S_W
 
 # Solver row: a header, then up to two points of Q_STRIDE columns from W_POINTS.
@@ -30,7 +31,10 @@ W_MA = 5  # inverse masses and inertias of bodies A and B
 W_MB = 6
 W_IA = 7
 W_IB = 8
-W_POINTS = 9
+W_SURFACE = 9  # relative surface speed the friction drives towards (conveyors), m/s
+W_ROLLING = 10  # rolling resistance arm (coefficient x radius), m; 0: none
+W_ROLLI = 11  # accumulated rolling impulse this step, N m s
+W_POINTS = 12
 Q_RNA = 0  # rA x n: anchor on A (from A's centre of mass) crossed with the normal
 Q_RNB = 1  # rB x n
 Q_RTA = 2  # rA x t
@@ -50,7 +54,13 @@ Q_NMASS = 12  # effective masses along n and t
 Q_TMASS = 13
 Q_RELV = 14  # impact speed restitution answers (negative: approaching)
 Q_MAXNI = 15  # largest normal impulse this step (0: never touched)
-Q_STRIDE = 16
+# Impulses delivered over the step: starts at minus the warm-start impulse, and each
+# substep's warm start adds the accumulated impulse it applies, so with the final
+# accumulated impulse added at the end it sums what every substep delivered (in substep
+# k the contact delivers the accumulated impulse after k: warm start plus increments).
+Q_TOTNI = 16
+Q_TOTTI = 17
+Q_STRIDE = 18
 WORK_SIZE = W_POINTS + 2 * Q_STRIDE
 
 
@@ -90,6 +100,9 @@ def gather(rows, order, cba, cbb, inv_mass, inv_inertia, state, work, wa, wb):
         work[k, W_MB] = mb
         work[k, W_IA] = ia
         work[k, W_IB] = ib
+        work[k, W_SURFACE] = rows[i, C_SURFACE]
+        work[k, W_ROLLING] = rows[i, C_ROLLING]
+        work[k, W_ROLLI] = 0.0
         for p in range(int(rows[i, C_COUNT])):
             src = C_POINTS + p * P_STRIDE
             dst = W_POINTS + p * Q_STRIDE
@@ -121,6 +134,8 @@ def gather(rows, order, cba, cbb, inv_mass, inv_inertia, state, work, wa, wb):
             work[k, dst + Q_SEP] = rows[i, src + P_SEP]
             work[k, dst + Q_NI] = rows[i, src + P_NI]
             work[k, dst + Q_TI] = rows[i, src + P_TI]
+            work[k, dst + Q_TOTNI] = -rows[i, src + P_NI]
+            work[k, dst + Q_TOTTI] = -rows[i, src + P_TI]
             work[k, dst + Q_MAXNI] = 0.0
             work[k, dst + Q_RELV] = relative_speed(state[b, S_VX] - state[a, S_VX],
                                                    state[b, S_VY] - state[a, S_VY],
@@ -128,16 +143,22 @@ def gather(rows, order, cba, cbb, inv_mass, inv_inertia, state, work, wa, wb):
 
 
 @njit
-def scatter(work, order, rows, hist):
+def scatter(work, order, rows, hist, results):
     """Copy the impulses back: to the pair history (warm starting next step) and to the
-    contact rows (for inspection)."""
+    contact rows; report each point's impulses over the step and its approach speed in
+    ``results`` (``contacts/layout.py``, R_*; rows not solved keep zeros)."""
     for k in range(order.shape[0]):
         i = order[k]
         for p in range(int(work[k, W_COUNT])):
             src = W_POINTS + p * Q_STRIDE
             dst = C_POINTS + p * P_STRIDE
             h = H_POINTS + p * H_STRIDE
+            r = p * R_STRIDE
             hist[i, h + H_NI] = work[k, src + Q_NI]
             hist[i, h + H_TI] = work[k, src + Q_TI]
             rows[i, dst + P_NI] = work[k, src + Q_NI]
             rows[i, dst + P_TI] = work[k, src + Q_TI]
+            results[i, r + R_NORMAL] = work[k, src + Q_TOTNI] + work[k, src + Q_NI]
+            results[i, r + R_TANGENT] = work[k, src + Q_TOTTI] + work[k, src + Q_TI]
+            pushed = work[k, src + Q_MAXNI] > 0.0
+            results[i, r + R_APPROACH] = -work[k, src + Q_RELV] if pushed else 0.0

@@ -1,6 +1,6 @@
 """The part of ``Body`` that attaches shapes (a base class of ``Body`` over its row of
 the world's state): adding and removing shapes, and the mass they give the body."""
-from .._checks import as_direction, as_non_negative, as_positive, as_restitution
+from .._checks import as_direction, as_float, as_non_negative, as_positive, as_restitution
 from ..geometry.shapes import Shape
 from . import attach
 from .filter import Filter
@@ -15,7 +15,8 @@ class BodyShapes:
     __slots__ = ()
 
     def add_shape(self, shape, density=1.0, friction=0.6, restitution=0.0, *, filter=None,
-                  sensor=False, collision_type=0, one_way=None, user_data=None):
+                  sensor=False, collision_type=0, one_way=None, surface_speed=0.0,
+                  rolling_resistance=0.0, user_data=None):
         """Attach ``shape`` (given in the body frame); returns a :class:`ShapeHandle`.
 
         Mass, centre of mass and inertia are recomputed from all attached shapes.
@@ -40,6 +41,12 @@ class BodyShapes:
             crossing it within a step included. Its mass still counts (as in Box2D).
         collision_type : int
             The kind of shape, for ``World.on_collision`` (``handle.collision_type``).
+        surface_speed : float
+            Speed of the shape's surface along itself, m/s, positive clockwise (the top
+            of a floor runs towards +x): a conveyor belt (``handle.surface_speed``).
+        rolling_resistance : float
+            Dimensionless resistance to rolling >= 0 (Box2D v3): a rolling ball on the
+            shape slows by about ``c g / (1 + I / (m r^2))``.
         one_way : (float, float), optional
             Make a one-way platform: the shape pushes only bodies arriving against this
             direction (``(0, 1)``: bodies landing from above), see ``handle.one_way``.
@@ -60,6 +67,8 @@ class BodyShapes:
             raise TypeError(f"collision_type must be an int, got {collision_type!r}")
         if one_way is not None:
             one_way = as_direction(one_way, "one_way")
+        as_float(surface_speed, "surface_speed")
+        as_non_negative(rolling_resistance, "rolling_resistance")
         state = self._state
         state.check_unlocked()
         i = self._row()
@@ -70,6 +79,10 @@ class BodyShapes:
         handle.collision_type = collision_type
         if one_way is not None:
             handle.one_way = one_way
+        if surface_speed:
+            handle.surface_speed = surface_speed
+        if rolling_resistance:
+            handle.rolling_resistance = rolling_resistance
         state.shape_handles[sid] = handle
         self._shapes.append(handle)
         self._update_mass()

@@ -6,7 +6,7 @@ restitution, and which rows of the world's piece arrays it owns.
 """
 import numbers
 
-from .._checks import as_direction, as_non_negative, as_restitution
+from .._checks import as_direction, as_float, as_non_negative, as_restitution
 from . import attach
 from .filter import Filter
 
@@ -162,6 +162,37 @@ class ShapeHandle:
         keys = state.overlapping
         visitors = keys[(keys >> 32) == self._id] & 0xFFFFFFFF
         return [state.shape_handles[int(v)] for v in visitors]
+
+    @property
+    def surface_speed(self):
+        """Speed of the surface along the shape, m/s, positive clockwise: a floor with
+        ``surface_speed = 2`` carries what rests on it towards +x at 2 m/s, a conveyor
+        belt (Box2D v3's tangent speed; pymunk's ``surface_velocity`` is a vector on the
+        other shape's side)."""
+        state = self._live_body()._state
+        return float(state.pieces.surface_speed[self._pieces[0]])
+
+    @surface_speed.setter
+    def surface_speed(self, value):
+        v = as_float(value, "surface_speed")
+        state = self._live_body()._state
+        state.check_unlocked()
+        state.pieces.surface_speed[self._pieces] = v
+
+    @property
+    def rolling_resistance(self):
+        """Resistance to rolling on or by this shape, dimensionless >= 0 (Box2D v3): the
+        contact's angular impulse is capped at it times the larger rounding radius times
+        the normal impulse."""
+        state = self._live_body()._state
+        return float(state.pieces.rolling_resistance[self._pieces[0]])
+
+    @rolling_resistance.setter
+    def rolling_resistance(self, value):
+        c = as_non_negative(value, "rolling_resistance")
+        state = self._live_body()._state
+        state.check_unlocked()
+        state.pieces.rolling_resistance[self._pieces] = c
 
     @property
     def filter(self):

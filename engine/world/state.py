@@ -68,7 +68,8 @@ PIECE_COLUMNS = {
     "sensor": (np.uint8, (), 0),  # its shape is a sensor: its leaf is in the sensor tree
     "start": (np.int64, (), 0), "count": (np.int64, (), 0),
     "radius": (np.float64, (), 0.0), "friction": (np.float64, (), 0.0),
-    "restitution": (np.float64, (), 0.0), "fat": (np.float64, (4,), 0.0),
+    "restitution": (np.float64, (), 0.0), "surface_speed": (np.float64, (), 0.0),
+    "rolling_resistance": (np.float64, (), 0.0), "fat": (np.float64, (4,), 0.0),
     "node": (np.int32, (), -1),
 }
 GEOMETRY_COLUMNS = {"verts": (np.float64, (2,), 0.0), "norms": (np.float64, (2,), 0.0),
@@ -110,6 +111,8 @@ class PieceArrays(NamedTuple):
     radius: np.ndarray
     friction: np.ndarray
     restitution: np.ndarray
+    surface_speed: np.ndarray
+    rolling_resistance: np.ndarray
     fat: np.ndarray
     node: np.ndarray
     verts: np.ndarray
@@ -292,7 +295,7 @@ class WorldState:
         version, arrays = self._piece_arrays
         if version != (p.version, g.version):
             n = p.used
-            arrays = PieceArrays(*(getattr(p, name)[:n] for name in PieceArrays._fields[:10]),
+            arrays = PieceArrays(*(getattr(p, name)[:n] for name in PieceArrays._fields[:12]),
                                  g.verts, g.norms, g.ghost)
             self._piece_arrays = ((p.version, g.version), arrays)
         return arrays
