@@ -16,7 +16,8 @@ import numpy as np
 from .._jit import njit, njit_inline
 from ..broadphase.tree_ops import META_ROOT, grown, tree_collect
 from ..geometry.convex import piece_box
-from ..constants import DYNAMIC, MOVED_BY_STEP, STATIC
+from ..constants import (CCD_CORE_FRACTION, CCD_THIN_ADVANCE, DYNAMIC, MOVED_BY_STEP, STATIC,
+                         TOI_TOLERANCE_FRACTION)
 from ..collision.toi import _reach, piece_toi
 
 
@@ -153,8 +154,8 @@ def _swept_box(verts, sp, kp, rp, pos0, angle0, pos, angle, com, i, slop):
 @njit_inline
 def _core_circle(verts, norms, sp, kp, rp):
     """``(cx, cy, r)``: the circle swept instead of a piece that starts touching
-    (``_core_impact_time``), centred on the mean of its core vertices, with a quarter
-    of its inner radius (Box2D's core fraction)."""
+    (``_core_impact_time``), centred on the mean of its core vertices, with
+    ``CCD_CORE_FRACTION`` of its inner radius."""
     cx = 0.0
     cy = 0.0
     for k in range(sp, sp + kp):
@@ -162,7 +163,7 @@ def _core_circle(verts, norms, sp, kp, rp):
         cy += verts[k, 1]
     cx = cx / kp
     cy = cy / kp
-    return cx, cy, 0.25 * _inner_radius(verts, norms, sp, kp, rp, cx, cy)
+    return cx, cy, CCD_CORE_FRACTION * _inner_radius(verts, norms, sp, kp, rp, cx, cy)
 
 
 @njit_inline
@@ -200,9 +201,10 @@ def _core_impact_time(verts, norms, sp, kp, rp, sw, sq, kq, rq, other, slop, scr
     from."""
     center[0, 0], center[0, 1], core_r = _core_circle(verts, norms, sp, kp, rp)
     target = max(slop, core_r + rq - slop)
-    t, d = piece_toi(center, 0, 1, sw, verts, sq, kq, other, target, 0.25 * slop, scratch)[:2]
+    tol = TOI_TOLERANCE_FRACTION * slop
+    t, d = piece_toi(center, 0, 1, sw, verts, sq, kq, other, target, tol, scratch)[:2]
     if t == 0.0 and d > 0.0:
-        t = piece_toi(center, 0, 1, sw, verts, sq, kq, other, 0.5 * d, 0.0, scratch)[0]
+        t = piece_toi(center, 0, 1, sw, verts, sq, kq, other, CCD_THIN_ADVANCE * d, 0.0, scratch)[0]
     return t
 
 
@@ -308,7 +310,8 @@ def solve_continuous(fast, bodies, pieces, keys, trees, params):
             other = (pos[j, 0], pos[j, 1], angle[j], pos[j, 0], pos[j, 1], angle[j], 0.0, 0.0)
             sq, kq, rq = piece_start[q], piece_count[q], piece_radius[q]
             target = max(slop, rp + rq - slop)
-            t = piece_toi(verts, sp, kp, sw, verts, sq, kq, other, target, 0.25 * slop, scratch)[0]
+            t = piece_toi(verts, sp, kp, sw, verts, sq, kq, other, target,
+                          TOI_TOLERANCE_FRACTION * slop, scratch)[0]
             if t == 0.0:  # starts touching: sweep its core circle instead
                 t = _core_impact_time(verts, norms, sp, kp, rp, sw, sq, kq, rq, other, slop,
                                       scratch, center)
