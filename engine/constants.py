@@ -32,6 +32,15 @@ FACE_FLIP_TOLERANCE = 0.1 * LINEAR_SLOP
 AABB_MARGIN = 0.05
 AABB_MARGIN_FRACTION = 0.125
 
+# A step moves "many" proxies (a falling pile) when more than 1 / MANY_MOVED_DIVISOR of
+# the moving tree's leaves, and more than MANY_MOVED_MIN leaves, left their fat boxes
+# (counts, no unit). The broadphase then rebuilds the tree top-down once instead of
+# reinserting each leaf (``broadphase/proxies.py``) and finds pairs by one descent of the
+# tree against itself instead of a query per leaf (``broadphase/find_pairs.py``); Box2D
+# rebuilds enlarged subtrees every step for the same reason.
+MANY_MOVED_DIVISOR = 4
+MANY_MOVED_MIN = 32
+
 # Solver: substeps per step and the soft-contact stiffness (Box2D v3 "soft step").
 # CONTACT_HERTZ is the contact spring frequency in Hz, clamped to a quarter of the
 # substep rate (static contacts get twice it, under the same clamp);
