@@ -7,11 +7,13 @@ holds the per-leaf kernels (insert, remove, move, query). Here:
   0``: split at the middle of the centroid bounds, ``b2PartitionMid``), used when many
   leaves moved at once;
 - ``tree_area_ratio``: Box2D ``b2DynamicTree_GetAreaRatio``, the quality measure;
-- ``tree_validate``: every invariant of the pool, for tests (never raises).
+- ``tree_validate``: every invariant of the pool, for tests (never raises);
+- ``many_moved``: when a step moved enough leaves that whole-tree work pays.
 """
 import numpy as np
 
-from .._jit import njit
+from .._jit import njit, njit_inline
+from ..constants import MANY_MOVED_DIVISOR, MANY_MOVED_MIN
 from .tree_ops import FREE_HEIGHT, META_FREE, META_LEAVES, META_NODES, META_ROOT, node_perimeter, refit_node
 
 # tree_validate error codes; 0 means the tree is consistent.
@@ -195,3 +197,12 @@ def tree_area_ratio(aabb, parent, child1, child2, height, user, meta):
         if height[i] > 0 and i != root:
             total += node_perimeter(aabb, i)
     return total / node_perimeter(aabb, root)
+
+
+@njit_inline
+def many_moved(moved, leaves):
+    """Whether ``moved`` of a tree's ``leaves`` are many (a falling pile): then rebuilding
+    the tree once beats reinserting each leaf (``proxies.refresh_proxies``), and one
+    descent of the tree against itself beats a query per leaf
+    (``find_pairs.tree_find_pairs``). See ``MANY_MOVED_DIVISOR`` in ``constants.py``."""
+    return MANY_MOVED_DIVISOR * moved > leaves and moved > MANY_MOVED_MIN

@@ -53,11 +53,6 @@ def core_reach(verts, start, count, lx, ly):
     return r
 
 
-# The old private name, still imported by dynamics/continuous.py: remove once that
-# module imports core_reach.
-_reach = core_reach
-
-
 @njit_inline
 def _inside(v, s, k, px, py):
     """Point strictly inside or on the counter-clockwise convex polygon rows s..s+k-1 (k >= 3)."""

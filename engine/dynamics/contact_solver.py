@@ -22,6 +22,7 @@ Sources: Box2D v3 ``src/contact_solver.c`` (``b2WarmStartContactsTask``,
 import numpy as np
 
 from .._jit import njit, njit_inline
+from ..constants import RESTITUTION_SWEEPS, RESTITUTION_TOLERANCE
 from .body_state import S_DPX, S_DPY, S_QC, S_QS, S_VX, S_VY, S_W
 from .solver_rows import (Q_ADJ, Q_MAXNI, Q_NI, Q_NMASS, Q_QAC, Q_QAN, Q_QBC, Q_QBN, Q_RELV, Q_RNA,
                           Q_RNB, Q_RTA, Q_RTB, Q_SEP, Q_STRIDE, Q_TI, Q_TMASS, Q_TOTNI, Q_TOTTI,
@@ -291,7 +292,7 @@ def restitution(work, wa, wb, state, threshold):
             continue
         count = int(work[k, W_COUNT])
         a, b, ma, mb, ia, ib, nx, ny = _header(work, wa, wb, k)
-        sweeps = 1 if count == 1 else 16
+        sweeps = 1 if count == 1 else RESTITUTION_SWEEPS
         for _ in range(sweeps):
             moved = 0.0
             for p in range(count):
@@ -316,5 +317,5 @@ def restitution(work, wa, wb, state, threshold):
                 state[b, S_VX] += mb * nx * imp
                 state[b, S_VY] += mb * ny * imp
                 state[b, S_W] += ib * rnb * imp
-            if moved <= 1e-12 * (1.0 + abs(work[k, W_POINTS + Q_NI])):
+            if moved <= RESTITUTION_TOLERANCE * (1.0 + abs(work[k, W_POINTS + Q_NI])):
                 break

@@ -37,7 +37,7 @@ from .contact_solver import relax, restitution, solve, warm_start
 from .integrate import integrate_free, integrate_positions, integrate_velocities
 from .body_state import STATE_SIZE, S_QC, S_VX, S_VY, S_W
 from .solver_rows import WORK_SIZE, gather, scatter
-from ..constants import MOVED_BY_HAND, STATIC
+from ..constants import MAX_HERTZ_FRACTION, MOVED_BY_HAND, STATIC, STATIC_HERTZ_FACTOR
 
 
 @njit
@@ -55,11 +55,12 @@ def _softness(hertz, zeta, h):
 @njit_inline
 def _contact_softness(hertz, zeta, h, inv_h):
     """``(soft_dyn, soft_static)``: the softness of contacts between moving bodies, and
-    of contacts with a static or kinematic body (twice as stiff), both clamped to a
-    quarter of the substep rate (Box2D ``b2PrepareStagesTask``)."""
-    hz = min(hertz, 0.25 * inv_h)
+    of contacts with a static or kinematic body (``STATIC_HERTZ_FACTOR`` times the
+    hertz), both clamped to ``MAX_HERTZ_FRACTION`` of the substep rate (Box2D
+    ``b2World_Step``: ``contactSoftness``, ``staticSoftness``)."""
+    hz = min(hertz, MAX_HERTZ_FRACTION * inv_h)
     soft_dyn = _softness(hz, zeta, h)
-    soft_static = _softness(min(2.0 * hertz, 0.25 * inv_h), zeta, h)
+    soft_static = _softness(min(STATIC_HERTZ_FACTOR * hertz, MAX_HERTZ_FRACTION * inv_h), zeta, h)
     return soft_dyn, soft_static
 
 
