@@ -50,3 +50,17 @@ def test_a_two_way_shape_and_clearing_one_way():
     assert body.position[1] < 1.8  # bumped its head: the platform pushes both ways now
     with pytest.raises(ValueError):
         platform.one_way = (0, 0)
+
+
+def test_a_fast_drop_still_lands_and_a_fast_jump_still_passes():
+    """Continuous collision stops a 30 m/s drop on the platform and lets a 30 m/s body
+    pass up through it (it moves along the platform's direction)."""
+    world = World(gravity=(0, 0))
+    _platform(world)
+    down = world.create_body(position=(-1, 8), velocity=(0, -30))
+    down.add_shape(Circle(0.1))
+    up = world.create_body(position=(1, -4), velocity=(0, 30))
+    up.add_shape(Circle(0.1))
+    for _ in range(30):
+        world.step(DT)
+    assert down.position[1] == pytest.approx(2.1, abs=0.02) and up.position[1] > 5.0

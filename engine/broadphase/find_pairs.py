@@ -17,32 +17,10 @@ Two ways to find them, the same pairs either way:
 """
 import numpy as np
 
-from .._jit import njit, njit_inline
-from ..constants import DYNAMIC
-from .filter_rule import should_collide
+from .._jit import njit
+from .filter_rule import pair_admitted
 from .tree_build import many_moved
 from .tree_ops import META_LEAVES, META_ROOT, grown, tree_collect
-
-
-@njit_inline
-def pair_admitted(rule, ua, ub):
-    """Whether users (pieces) ``ua`` and ``ub`` may form a pair: on different bodies, at
-    least one body dynamic (static and kinematic never collide), and their shapes'
-    filters admit each other (``filter_rule.should_collide``).
-
-    ``rule`` is a ``PairRule``: ``body`` (per user), ``body_type`` (per body), ``shape``
-    (per user), ``category``, ``mask``, ``group`` (per shape).
-    """
-    body, body_type, shape, category, mask, group = rule
-    ba = body[ua]
-    bb = body[ub]
-    if ba == bb:
-        return False
-    if body_type[ba] != DYNAMIC and body_type[bb] != DYNAMIC:
-        return False
-    sa = shape[ua]
-    sb = shape[ub]
-    return should_collide(category[sa], mask[sa], group[sa], category[sb], mask[sb], group[sb])
 
 
 @njit

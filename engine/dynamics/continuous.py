@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from .._jit import njit, njit_inline
+from ..broadphase.filter_rule import pair_admitted
 from ..broadphase.tree_ops import META_ROOT, grown, tree_collect
 from ..geometry.convex import piece_box
 from ..constants import (CCD_CORE_FRACTION, CCD_THIN_ADVANCE, DYNAMIC, MOVED_BY_STEP, STATIC,
@@ -239,8 +240,17 @@ def _clamp_bodies(bodies, frac):
     return clamped
 
 
+@njit_inline
+def _passes_one_way(one_way, shape, sw):
+    """Whether a body sweeping ``sw`` moves along the direction of one-way shape
+    ``shape`` (it passes through from the closed side: no impact)."""
+    dx = one_way[shape, 0]
+    dy = one_way[shape, 1]
+    return (dx != 0.0 or dy != 0.0) and (sw[3] - sw[0]) * dx + (sw[4] - sw[1]) * dy > 0.0
+
+
 @njit
-def solve_continuous(fast, bodies, pieces, keys, trees, params):
+def solve_continuous(fast, bodies, pieces, candidates, params):
     """Clamp every fast body's motion to its first time of impact this step.
 
     ``fast`` uint8 (n,): the bodies to sweep (``find_fast``). ``bodies``, ``pieces``: the
@@ -248,30 +258,30 @@ def solve_continuous(fast, bodies, pieces, keys, trees, params):
     (``pos0``, ``angle0``) and where the solver left each body (``pos``, ``angle``), the
     extents ``find_fast`` uses, ``bullet``, the pieces' geometry and the fat boxes the
     broadphase left; clamped bodies get a new ``pos``/``angle`` and ``moved`` =
-    MOVED_BY_STEP. ``keys`` int64 (m,): the tracked pair keys ``(piece_a << 32) |
-    piece_b``. ``trees``: the ``TreeArrays`` of the moving-body tree and the static
-    tree. ``params``: ``ContinuousParams``: ``slop`` (a body is stopped with its
-    surfaces ``slop`` apart, rounded shapes ``slop`` into each other, so the next
-    step's contact touches) and ``safety`` (``find_fast``'s fraction, applied to the
-    relative motion of a fast body and a moving one: ``_moves_with``). Returns how many
-    bodies were clamped.
+    MOVED_BY_STEP. ``candidates``: ``(keys, tree, static_tree, rule, one_way)``, the
+    pair keys, the two trees' ``TreeArrays``, the ``PairRule`` (filtered shapes never
+    stop a body) and the shapes' one-way directions (s, 2). Sensors are not swept.
+    ``params``: ``slop`` (a body stops with its surfaces ``slop`` apart, rounded shapes
+    ``slop`` into each other) and ``safety`` (``find_fast``'s fraction, for relative
+    motion: ``_moves_with``). Returns how many bodies were clamped.
 
     Each piece of a fast body is swept (``_swept_box``) against the candidates under
     its box (its paired pieces, ``_paired_moving``, or the moving tree; and the static
     tree), other bodies held at their end-of-step pose, and the body is clamped to the
     earliest impact of its pieces (``_clamp``). Other fast dynamic bodies are skipped:
     two fast bodies meet through their speculative contact. The time-of-impact call and
-    the paired-piece loop stay here: in inlined helpers, Numba kept atomic reference
-    counts of the arrays per candidate or per piece (the paired loop as a helper: 4 %
-    slower on rain2000).
+    the paired-piece loop stay here: as inlined helpers, Numba kept atomic reference
+    counts per candidate (the paired loop: 4 % slower on rain2000).
     """
     slop, safety = params
     btype, bullet, extent, min_extent = bodies.btype, bodies.bullet, bodies.extent, bodies.min_extent
     pos0, angle0, pos, angle, com = bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com
     piece_body, piece_start, piece_count = pieces.body, pieces.start, pieces.count
     piece_radius, piece_fat, verts, norms = pieces.radius, pieces.fat, pieces.verts, pieces.norms
-    aabb, parent, child1, child2, height, user, meta = trees[0]
-    s_aabb, s_parent, s_child1, s_child2, s_height, s_user, s_meta = trees[1]
+    keys, tree, static_tree, rule, one_way = candidates
+    aabb, parent, child1, child2, height, user, meta = tree
+    s_aabb, s_parent, s_child1, s_child2, s_height, s_user, s_meta = static_tree
+    piece_sensor, piece_shape = pieces.sensor, pieces.shape
     frac = np.ones(btype.shape[0])
     first, partner = _paired_moving(fast, btype, piece_body, keys)
     stack = _query_stack(height, meta, s_height, s_meta)
@@ -280,7 +290,7 @@ def solve_continuous(fast, bodies, pieces, keys, trees, params):
     center = np.empty((1, 2))
     for p in range(piece_body.shape[0]):
         i = piece_body[p]
-        if i < 0 or fast[i] == 0:  # a free row, or a slow body
+        if i < 0 or fast[i] == 0 or piece_sensor[p]:  # a free row, a slow body, a sensor
             continue
         sw = _body_sweep(pos0, angle0, pos, angle, com, i)
         sp, kp, rp = piece_start[p], piece_count[p], piece_radius[p]
@@ -300,7 +310,9 @@ def solve_continuous(fast, bodies, pieces, keys, trees, params):
         for h in range(hits):
             q = out[h]
             j = piece_body[q]
-            if j == i or (fast[j] != 0 and btype[j] != STATIC):
+            if j == i or (fast[j] != 0 and btype[j] != STATIC) or not pair_admitted(rule, p, q):
+                continue
+            if _passes_one_way(one_way, piece_shape[q], sw):
                 continue
             if btype[j] != STATIC and _moves_with(sw, _body_sweep(pos0, angle0, pos, angle, com, j),
                                                   extent[i], extent[j], min_extent[i], safety):

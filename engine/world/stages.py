@@ -78,8 +78,9 @@ def continuous(state):
     fast = _scratch(state, "fast", n, np.uint8)[:n]
     bodies = state.body_arrays()
     if find_fast(bodies, state.continuous_params().safety, fast):
-        solve_continuous(fast, bodies, state.piece_arrays(), state.pairs.keys,
-                         (state.tree.arrays, state.static_tree.arrays), state.continuous_params())
+        candidates = (state.pairs.keys, state.tree.arrays, state.static_tree.arrays,
+                      state.pair_rule(), state.shapes.one_way[:state.shapes.used])
+        solve_continuous(fast, bodies, state.piece_arrays(), candidates, state.continuous_params())
 
 
 def sensors(state):
