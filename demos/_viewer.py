@@ -186,18 +186,21 @@ def status(title, world, ms, extra=""):
 
 
 def run(source, title, frames=150, headless=False, out=None, name="demo", flags=DrawFlags.SHAPES,
-        overlay=None, width=800, bounds=None):
+        overlay=None, width=800, bounds=None, control=None):
     """Show a simulation live, or record ``frames`` frames to ``out`` when headless.
 
     ``source`` is a Scene, a callable returning a World or (world, bodies), or a World
     (then r cannot reset). ``overlay(drawer, world)`` draws extras (labels) each frame;
     ``width`` is the image width in pixels (the height follows the scene); ``bounds``
     the world box to show, when the first frame's bodies do not tell (a rotating box).
+    ``control(world, keys)`` runs before every step: ``keys`` is the set of held keys
+    (``"left"``, ``"right"``, ``"up"``, ``"down"``, ``"jump"``) in a window, None when
+    headless (the demo plays its own script then).
     Headless is forced when there is no display. Returns the output path, or None live.
     """
     rebuild, world = _as_world(source)
     if not headless and has_display():
-        return _live(rebuild, world, title, flags, overlay, bounds)
+        return _live(rebuild, world, title, flags, overlay, bounds, control=control)
     bounds = bounds or world_bounds(world)
     size, pal = frame_size(bounds, width), _palette()
     cam = fit(bounds, size)
@@ -206,6 +209,8 @@ def run(source, title, frames=150, headless=False, out=None, name="demo", flags=
         if f:
             t0 = time.perf_counter()
             for _ in range(STEPS_PER_FRAME):
+                if control:
+                    control(world, None)
                 world.step(DT)
             ms = 1000.0 * (time.perf_counter() - t0) / STEPS_PER_FRAME
         img, canvas = _image(size, cam)
@@ -273,10 +278,18 @@ class Grab:
         b.apply_impulse((jx * scale, jy * scale), (px, py))
 
 
-KEYS = "space pause, s step, r reset, c contacts, t tree, drag a body or click to drop a box, esc quit"
+KEYS = "space (or p) pause, s step, r reset, c contacts, t tree, drag a body or click to drop a box, esc quit"
 
 
-def _live(rebuild, world, title, flags, overlay, bounds=None, size=(1100, 720)):
+def _held(pygame):
+    """The demo keys held down now."""
+    held = pygame.key.get_pressed()
+    names = {"left": pygame.K_LEFT, "right": pygame.K_RIGHT, "up": pygame.K_UP, "down": pygame.K_DOWN,
+             "jump": pygame.K_SPACE}
+    return frozenset(name for name, key in names.items() if held[key])
+
+
+def _live(rebuild, world, title, flags, overlay, bounds=None, size=(1100, 720), control=None):
     pygame, screen = _window(size, f"{title}: {KEYS}")
     canvas = PygameDraw(screen, fit(bounds or world_bounds(world), size), font_size=22)
     clock, paused, ms, grab = pygame.time.Clock(), False, 0.0, None
@@ -287,7 +300,9 @@ def _live(rebuild, world, title, flags, overlay, bounds=None, size=(1100, 720)):
             if ev.type == pygame.QUIT or key == pygame.K_ESCAPE:
                 pygame.quit()
                 return None
-            if key == pygame.K_SPACE:
+            if key == pygame.K_SPACE and control is None:  # space is a game key with controls
+                paused = not paused
+            elif key == pygame.K_p:
                 paused = not paused
             elif key == pygame.K_s:
                 paused, single = True, True
@@ -316,6 +331,8 @@ def _live(rebuild, world, title, flags, overlay, bounds=None, size=(1100, 720)):
             t0 = time.perf_counter()
             if grab:
                 grab.pull(DT)
+            if control:
+                control(world, _held(pygame))
             world.step(DT)  # fixed dt: one step per 60 Hz frame, whatever the frame rate
             ms = 0.9 * ms + 100.0 * (time.perf_counter() - t0)  # smoothed: 0.1 * 1000 * seconds
         screen.fill(BACKGROUND)

@@ -88,3 +88,33 @@ def as_points(value, name, min_count=1):
         bad = int(np.argwhere(~np.isfinite(arr))[0, 0])
         raise ValueError(f"{name} must be finite; point {bad} is {tuple(arr[bad].tolist())}")
     return np.ascontiguousarray(arr)
+
+
+def as_direction(value, name):
+    """A unit vector from a finite non-zero pair (normalized).
+
+    Examples
+    --------
+    >>> as_direction((0, 2), "up")
+    (0.0, 1.0)
+    """
+    x, y = as_vec2(value, name)
+    length = math.hypot(x, y)
+    if not length > 0.0 or not math.isfinite(length):
+        raise ValueError(f"{name} must be a non-zero direction, got {value!r}")
+    return (x / length, y / length)
+
+
+def as_restitution(value, name="restitution"):
+    """A restitution coefficient: a finite float from 0 (no bounce) to 1 (elastic);
+    more would add energy at every bounce.
+
+    Examples
+    --------
+    >>> as_restitution(0.5)
+    0.5
+    """
+    e = as_non_negative(value, name)
+    if e > 1.0:
+        raise ValueError(f"{name} must be between 0 and 1 (1: elastic), got {value!r}")
+    return e

@@ -52,7 +52,18 @@ njit_inline = numba.njit(cache=True, error_model="numpy", nogil=True, inline="al
 # Without FMA contraction: identical results from fresh and cached compiles (see above).
 njit_exact = numba.njit(cache=True, error_model="numpy", nogil=True)
 
-__all__ = ["njit", "njit_exact", "njit_inline", "kernel_modules"]
+# The per-pair helpers of the ``njit_exact`` kernels (the narrowphase's): inlined like
+# ``njit_inline``, and like ``njit_exact`` without ``contract``, so that a helper's
+# multiply-adds are never fused whichever kernel it is compiled into.
+# An inlined helper's array arguments are copies that Numba reference-counts; LLVM's
+# pruning pass removes those counts only in simple shapes. In the narrowphase it
+# failed (and the stage got 20-40 % slower) for a helper that returns early, breaks
+# out of a loop, or sits in one branch of an if/else whose other branch inlines a
+# helper taking the same arrays. Look for NRT_incref in the kernel's LLVM IR
+# (``inspect_llvm()``, fresh compile) when splitting a per-pair loop.
+njit_exact_inline = numba.njit(cache=True, error_model="numpy", nogil=True, inline="always")
+
+__all__ = ["njit", "njit_exact", "njit_exact_inline", "njit_inline", "kernel_modules"]
 
 _IMPORTS_JIT = re.compile(r"^from \.+_jit import", re.M)
 

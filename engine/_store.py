@@ -86,6 +86,13 @@ class Columns:
         self.reset_row(i)
         self.free.append(int(i))
 
+    def truncate(self, rows):
+        """Keep only the first ``rows`` rows in use (the ones after are filled again)."""
+        for name, (_, _, fill) in self._spec.items():
+            getattr(self, name)[rows:self.used] = fill
+        self.used = rows
+        self.version += 1
+
     def delete(self, i):
         """Remove row ``i`` of a dense store: the rows after it shift down by one."""
         self.delete_row(i, self.used)
@@ -112,9 +119,11 @@ class Columns:
 class Handles:
     """Generational keys for objects whose rows move or get reused.
 
-    A handle keeps a key; the table maps the key to the object's current row, or -1
-    once destroyed. Keys are never reused, so a stale handle can never reach another
-    object's row.
+    A key is ``(generation << 32) | slot``. The table maps a slot to the object's current
+    row; destroying the object frees the slot for a later object and bumps its
+    generation, so a stale key no longer matches and reads -1: a handle can never reach
+    another object's row, and the table is as large as the most objects alive at once,
+    not as all ever made.
 
     Examples
     --------
@@ -124,39 +133,60 @@ class Handles:
     0
     >>> h.kill(k); h.row(k)
     -1
+    >>> k2 = h.new(0)
+    >>> k2 != k, k2 & 0xFFFFFFFF == k & 0xFFFFFFFF, h.row(k), h.row(k2)
+    (True, True, -1, 0)
     """
 
     def __init__(self):
         self._rows = np.full(16, -1, dtype=np.int64)
-        self._count = 0
+        self._gens = np.zeros(16, dtype=np.int64)
+        self._slots = 0  # slots ever used (the table's live part)
+        self._free = []
 
     def new(self, row):
         """A fresh key pointing at ``row``."""
-        if self._count == len(self._rows):
-            self._rows = np.concatenate([self._rows, np.full(len(self._rows), -1, dtype=np.int64)])
-        key = self._count
-        self._rows[key] = row
-        self._count += 1
-        return key
+        if self._free:
+            slot = self._free.pop()
+        else:
+            if self._slots == len(self._rows):
+                grow = len(self._rows)
+                self._rows = np.concatenate([self._rows, np.full(grow, -1, dtype=np.int64)])
+                self._gens = np.concatenate([self._gens, np.zeros(grow, dtype=np.int64)])
+            slot = self._slots
+            self._slots += 1
+        self._rows[slot] = row
+        return (int(self._gens[slot]) << 32) | slot
 
-    @property
-    def count(self):
-        """How many keys were ever handed out (keys are 0 .. count-1)."""
-        return self._count
+    def _slot(self, key):
+        slot = key & 0xFFFFFFFF
+        if key < 0 or slot >= self._slots or self._gens[slot] != key >> 32:
+            return -1
+        return slot
 
     def row(self, key):
-        """The row of ``key``, or -1 when its object was destroyed."""
-        return int(self._rows[key])
+        """The row of ``key``, or -1 when its object was destroyed (or never existed)."""
+        slot = self._slot(key)
+        return -1 if slot < 0 else int(self._rows[slot])
 
     def move(self, key, row):
         """Point ``key`` at a new row."""
-        self._rows[key] = row
+        self._rows[self._slot(key)] = row
 
     def kill(self, key):
-        """Mark ``key`` destroyed."""
-        self._rows[key] = -1
+        """Mark ``key`` destroyed; its slot serves a later key of the next generation."""
+        slot = self._slot(key)
+        if slot >= 0:
+            self._rows[slot] = -1
+            self._gens[slot] += 1
+            self._free.append(slot)
+
+    @property
+    def size(self):
+        """Slots in the table: the most objects that were alive at once."""
+        return self._slots
 
     def shift_after(self, row):
         """Rows greater than ``row`` move down by one (a dense store deleted ``row``)."""
-        live = self._rows[: self._count]
+        live = self._rows[: self._slots]
         live[live > row] -= 1

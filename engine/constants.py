@@ -16,7 +16,7 @@ SPECULATIVE_DISTANCE = 4.0 * LINEAR_SLOP
 
 # A pair's manifold is refreshed from its cache instead of recomputed while neither
 # body's points have moved more than this, in meters, relative to the other since it
-# was computed (``contacts/narrowphase.py``). A tenth of the slop: the refreshed
+# was computed (``contacts/manifold_cache.py``). A tenth of the slop: the refreshed
 # separations are exact for the cached points, and a point the cache lacks is off by
 # at most this. 0 recomputes every manifold every step, as Box2D does.
 MANIFOLD_REUSE_TOLERANCE = 0.1 * LINEAR_SLOP
@@ -31,6 +31,15 @@ FACE_FLIP_TOLERANCE = 0.1 * LINEAR_SLOP
 # proxies per step but produces more candidate pairs.
 AABB_MARGIN = 0.05
 AABB_MARGIN_FRACTION = 0.125
+
+# A step moves "many" proxies (a falling pile) when more than 1 / MANY_MOVED_DIVISOR of
+# the moving tree's leaves, and more than MANY_MOVED_MIN leaves, left their fat boxes
+# (counts, no unit). The broadphase then rebuilds the tree top-down once instead of
+# reinserting each leaf (``broadphase/proxies.py``) and finds pairs by one descent of the
+# tree against itself instead of a query per leaf (``broadphase/find_pairs.py``); Box2D
+# rebuilds enlarged subtrees every step for the same reason.
+MANY_MOVED_DIVISOR = 4
+MANY_MOVED_MIN = 32
 
 # Solver: substeps per step and the soft-contact stiffness (Box2D v3 "soft step").
 # CONTACT_HERTZ is the contact spring frequency in Hz, clamped to a quarter of the
@@ -50,6 +59,14 @@ SUBSTEPS = 7
 CONTACT_HERTZ = 80.0
 CONTACT_DAMPING_RATIO = 10.0
 
+# The contact hertz is clamped to this fraction of the substep rate 1/h (Box2D v3.0's
+# ``0.25f * context.inv_h`` in ``b2World_Step``; later versions use 0.125): stiffer
+# springs overshoot within a substep. Contacts with a static or kinematic body use
+# STATIC_HERTZ_FACTOR times the hertz (Box2D's ``staticSoftness``), under the same
+# clamp, where Box2D doubles the clamped value (``dynamics/soft_step.py``).
+MAX_HERTZ_FRACTION = 0.25
+STATIC_HERTZ_FACTOR = 2.0
+
 # Penetration is pushed out at most this fast, in m/s. Caps the energy the position
 # correction can add (Box2D's contactSpeed, 3 m/s).
 MAX_PUSHOUT_SPEED = 3.0
@@ -58,12 +75,37 @@ MAX_PUSHOUT_SPEED = 3.0
 # contacts are treated as inelastic so resting bodies do not jitter.
 RESTITUTION_THRESHOLD = 1.0
 
+# Restitution iterates a two-point manifold's points (``dynamics/contact_solver.py``)
+# until the summed change of their impulses in a sweep is at most RESTITUTION_TOLERANCE
+# times (1 + the first point's normal impulse, in N s): a relative tolerance near the
+# float64 resolution, since the converged answer is exact. At most RESTITUTION_SWEEPS
+# sweeps (a few suffice).
+RESTITUTION_TOLERANCE = 1e-12
+RESTITUTION_SWEEPS = 16
+
 # No body moves faster than this, in m/s (a guard against blow-ups).
 MAX_LINEAR_SPEED = 400.0
 
 # A body is treated as fast (continuous collision) when one step's motion exceeds
 # this fraction of its smallest extent.
 CCD_SAFETY_FACTOR = 0.5
+
+# Time of impact (``dynamics/continuous.py``) accepts a core distance up to this
+# fraction of the linear slop beyond its target: a clamped body's surfaces end between
+# one and 1.25 slop apart, near enough for the next step's contact, and conservative
+# advancement stops without converging to the exact target.
+TOI_TOLERANCE_FRACTION = 0.25
+
+# A piece that already touches the other at the step's start sweeps a circle at its
+# centroid instead, of this fraction of its inner radius (Box2D's B2_CORE_FRACTION,
+# solver.c): a box sliding on the ground is not stopped by the ground, but still by
+# diving through it.
+CCD_CORE_FRACTION = 0.25
+
+# If even that circle starts within its target (a piece thinner than the slop), its
+# centre may close this fraction of its distance to the other piece and no more, so
+# the next contact pushes it back out on the side it came from.
+CCD_THIN_ADVANCE = 0.5
 
 # Defaults for materials, as Box2D and pymunk users expect.
 DEFAULT_DENSITY = 1.0
@@ -84,3 +126,11 @@ DYNAMIC = 2
 # last step, or was set by hand (a pose, a new shape, a new type) since.
 MOVED_BY_STEP = 1
 MOVED_BY_HAND = 2
+
+# Two shapes touch (contact begin and end events) while some point of theirs is within
+# this distance, in meters: Box2D's rule, speculative points up to 4 slop included.
+TOUCHING_DISTANCE = SPECULATIVE_DISTANCE
+
+# Contacts that start faster than this, in m/s, are reported as hit events (Box2D's
+# default hitEventThreshold).
+HIT_EVENT_THRESHOLD = 1.0

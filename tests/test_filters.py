@@ -169,3 +169,16 @@ def test_ids_name_handles_and_removed_handles_raise():
         world.body(body._key)
     with pytest.raises(TypeError):
         world.shape("0")
+
+
+def test_a_fast_bullet_passes_a_wall_its_filter_rejects_and_stops_at_one_it_accepts():
+    world = World(gravity=(0, 0))
+    ghost_wall = world.create_body("static", position=(3, 0))
+    ghost_wall.add_shape(Polygon.box(0.1, 4), filter=Filter(category=2))
+    wall = world.create_body("static", position=(8, 0))
+    wall.add_shape(Polygon.box(0.1, 4))
+    bullet = world.create_body(position=(0, 0), velocity=(300, 0))
+    bullet.add_shape(Circle(0.05), filter=Filter(mask=1))  # does not see category 2
+    for _ in range(10):
+        world.step(DT)
+    assert 3.2 < bullet.position[0] < 8.0  # through the first wall, stopped by the second

@@ -1,4 +1,4 @@
-"""The narrowphase's manifold cache (``contacts/narrowphase.py``): a pair whose bodies have
+"""The narrowphase's manifold cache (``contacts/manifold_cache.py``): a pair whose bodies have
 barely moved relative to each other gets its last manifold carried to the new poses
 instead of a new one, and that must be as good as a new one.
 

@@ -178,6 +178,23 @@ def test_changing_body_type():
     (lambda w, b: World().destroy_body(b), TypeError, "Body"),
     (lambda w, b: b.remove_shape(object()), ValueError, "not attached"),
     (lambda w, b: setattr(b, "mass", -1), ValueError, "mass"),
+    (lambda w, b: setattr(b, "mass", None), TypeError, "mass"),
+    (lambda w, b: setattr(b, "inertia", None), TypeError, "inertia"),
+    (lambda w, b: setattr(b, "bullet", "no"), TypeError, "bullet"),
+    (lambda w, b: setattr(w, "substeps", 0), ValueError, "substeps"),
+    (lambda w, b: setattr(w, "substeps", "4"), TypeError, "substeps"),
+    (lambda w, b: setattr(w, "substeps", -1), ValueError, "substeps"),
+    (lambda w, b: World(substeps=True), TypeError, "substeps"),
+    (lambda w, b: b.add_shape(Circle(1), restitution=5), ValueError, "restitution"),
+    (lambda w, b: setattr(b.shapes[0], "restitution", 1.5), ValueError, "restitution"),
+    (lambda w, b: setattr(b.shapes[0], "shape", Circle(3)), AttributeError, "setter|attribute"),
+    (lambda w, b: b.add_shape(Circle(1), filter="all"), TypeError, "filter"),
+    (lambda w, b: b.add_shape(Circle(1), sensor=1), TypeError, "sensor"),
+    (lambda w, b: b.add_shape(Circle(1), one_way=(0, 0)), ValueError, "one_way"),
+    (lambda w, b: setattr(b.shapes[0], "filter", None), TypeError, "filter"),
+    (lambda w, b: setattr(b.shapes[0], "collision_type", 1.5), TypeError, "collision_type"),
+    (lambda w, b: w.shape(99), ValueError, "shape"),
+    (lambda w, b: w.body(-1), ValueError, "body"),
 ])
 def test_bad_input_raises_and_leaves_the_world_unchanged(call, error, message):
     world, _ = make_world()
@@ -229,3 +246,21 @@ def test_body_repr_and_user_data():
     body.user_data = {"name": "crate"}
     assert "dynamic" in repr(body) and body.user_data["name"] == "crate"
     assert isinstance(world.bodies[0], Body)
+
+
+def test_fixed_rotation_keeps_a_character_upright_and_survives_new_shapes():
+    world = World()
+    world.create_body("static").add_shape(Polygon.box(20, 1, center=(0, -0.5)))
+    player = world.create_body(position=(0, 1.0), angular_velocity=3.0)
+    player.add_shape(Polygon.box(0.5, 1.0))
+    player.fixed_rotation = True
+    player.add_shape(Circle(0.25), density=5.0)  # the mass is recomputed: still no turning
+    for _ in range(60):
+        player.apply_force((40.0, 0.0), point=(0.0, 1.4))  # pushed high: would tip it over
+        world.step(1 / 60)
+    assert player.angle == 0.0 and player.angular_velocity == 0.0 and player.inertia == 0.0
+    assert player.velocity[0] > 1.0
+    player.fixed_rotation = False
+    assert player.inertia > 0.0
+    with pytest.raises(TypeError):
+        player.fixed_rotation = "yes"

@@ -1,27 +1,29 @@
 """A dynamic AABB tree with a Python face: the broadphase index of the world and its queries.
 
-The work happens in ``engine.broadphase.tree_ops`` on flat arrays. This class owns those
-arrays, grows the node pool (a kernel cannot reallocate its inputs), and checks arguments at
-the boundary so the kernels never see a bad index or box.
+The work happens on flat arrays in ``engine.broadphase.tree_ops`` (per leaf: insert,
+remove, move, query) and ``tree_build`` (whole tree: rebuild, area ratio, validation).
+This class owns those arrays, grows the node pool (a kernel cannot reallocate its inputs),
+and checks arguments at the boundary so the kernels never see a bad index or box.
 """
 import math
 from typing import NamedTuple
 
 import numpy as np
 
+from . import tree_build as _b
 from . import tree_ops as _k
 from .find_pairs import tree_find_pairs
 
 __all__ = ["AABBTree"]
 
 _ERRORS = {
-    _k.ERR_META: "root or free-list head out of range",
-    _k.ERR_LINK: "parent/child links disagree",
-    _k.ERR_HEIGHT: "stored height is not 1 + max(child heights)",
-    _k.ERR_AABB: "box is not the exact union of its children (or min > max)",
-    _k.ERR_CYCLE: "node reached twice from the root",
-    _k.ERR_COUNT: "live node or leaf count differs from meta",
-    _k.ERR_FREE: "free list meets a live node, repeats, or misses pool slots",
+    _b.ERR_META: "root or free-list head out of range",
+    _b.ERR_LINK: "parent/child links disagree",
+    _b.ERR_HEIGHT: "stored height is not 1 + max(child heights)",
+    _b.ERR_AABB: "box is not the exact union of its children (or min > max)",
+    _b.ERR_CYCLE: "node reached twice from the root",
+    _b.ERR_COUNT: "live node or leaf count differs from meta",
+    _b.ERR_FREE: "free list meets a live node, repeats, or misses pool slots",
 }
 
 class TreeArrays(NamedTuple):
@@ -326,7 +328,7 @@ class AABBTree:
         >>> tree.height, tree.query((2.5, 0, 2.5, 0)).tolist()
         (3, [2])
         """
-        _k.tree_rebuild(*self.arrays)
+        _b.tree_rebuild(*self.arrays)
 
     def area_ratio(self):
         """Quality metric: summed perimeter of internal nodes below the root / root
@@ -337,7 +339,7 @@ class AABBTree:
         >>> AABBTree().area_ratio()
         0.0
         """
-        return float(_k.tree_area_ratio(*self.arrays))
+        return float(_b.tree_area_ratio(*self.arrays))
 
     def validate(self):
         """Raise ``AssertionError`` naming the first broken invariant, if any.
@@ -348,8 +350,8 @@ class AABBTree:
         >>> _ = tree.insert((0, 0, 1, 1), user=0)
         >>> tree.validate()
         """
-        code, node = _k.tree_validate(*self.arrays)
-        if code != _k.VALID:
+        code, node = _b.tree_validate(*self.arrays)
+        if code != _b.VALID:
             raise AssertionError(f"AABB tree invalid at node {node}: {_ERRORS.get(int(code), code)}")
 
 

@@ -8,6 +8,7 @@ stored as ``uint64``. The broadphase applies the rule when a pair is created and
 while it is tracked, so filtered pairs never reach the narrowphase.
 """
 from .._jit import njit_inline
+from ..constants import DYNAMIC
 
 
 @njit_inline
@@ -16,3 +17,24 @@ def should_collide(cat_a, mask_a, group_a, cat_b, mask_b, group_b):
     if group_a == group_b and group_a != 0:
         return group_a > 0
     return (cat_a & mask_b) != 0 and (cat_b & mask_a) != 0
+
+
+@njit_inline
+def pair_admitted(rule, ua, ub):
+    """Whether users (pieces) ``ua`` and ``ub`` may form a pair: on different bodies, at
+    least one body dynamic (static and kinematic never collide), and their shapes'
+    filters admit each other (``filter_rule.should_collide``).
+
+    ``rule`` is a ``PairRule``: ``body`` (per user), ``body_type`` (per body), ``shape``
+    (per user), ``category``, ``mask``, ``group`` (per shape).
+    """
+    body, body_type, shape, category, mask, group = rule
+    ba = body[ua]
+    bb = body[ub]
+    if ba == bb:
+        return False
+    if body_type[ba] != DYNAMIC and body_type[bb] != DYNAMIC:
+        return False
+    sa = shape[ua]
+    sb = shape[ub]
+    return should_collide(category[sa], mask[sa], group[sa], category[sb], mask[sb], group[sb])

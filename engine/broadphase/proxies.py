@@ -9,7 +9,8 @@ margin since they do not move).
 import math
 
 from .._jit import njit
-from .tree_ops import META_LEAVES, tree_move, tree_rebuild
+from .tree_build import many_moved, tree_rebuild
+from .tree_ops import META_LEAVES, tree_move
 from ..geometry.convex import piece_box
 from ..constants import MOVED_BY_HAND, STATIC
 
@@ -48,10 +49,10 @@ def refresh_proxies(bodies, pieces, tree, params, moved):
     ``tree``: the moving-body tree's ``TreeArrays``; ``params``: ``ProxyParams`` (step,
     speculative distance, fat margin and its fraction of the extent).
     ``moved`` int32 (>= pieces,) receives the leaves whose fat box changed; the return
-    value is how many. Those are the only proxies that can form new pairs. When more
-    than a quarter of the leaves moved (a falling pile), rebuilding the tree top-down
-    once is cheaper than removing and reinserting each of them (Box2D rebuilds
-    enlarged subtrees every step for the same reason).
+    value is how many. Those are the only proxies that can form new pairs. When many
+    leaves moved (``many_moved``: a falling pile), rebuilding the tree top-down once is
+    cheaper than removing and reinserting each of them (Box2D rebuilds enlarged
+    subtrees every step for the same reason).
     """
     btype, pos, angle, vel, angvel = bodies.btype, bodies.pos, bodies.angle, bodies.vel, bodies.angvel
     extent, moved_body = bodies.extent, bodies.moved
@@ -60,8 +61,9 @@ def refresh_proxies(bodies, pieces, tree, params, moved):
     aabb, parent, child1, child2, height, user, meta = tree
     dt, speculative, margin, fraction = params
     n_moved = 0
+    piece_sensor = pieces.sensor
     for i in range(piece_body.shape[0]):
-        if piece_body[i] < 0:  # a free row
+        if piece_body[i] < 0 or piece_sensor[i]:  # a free row, or a sensor's (own tree)
             continue
         b = piece_body[i]
         if btype[b] == STATIC:
@@ -89,7 +91,7 @@ def refresh_proxies(bodies, pieces, tree, params, moved):
         f[3] = y1 + g
         moved[n_moved] = i
         n_moved += 1
-    if 4 * n_moved > meta[META_LEAVES] and n_moved > 32:
+    if many_moved(n_moved, meta[META_LEAVES]):
         for k in range(n_moved):
             i = moved[k]
             node = piece_node[i]
@@ -123,7 +125,7 @@ def placed_proxies(bodies, pieces, moving, static):
     n_static = 0
     for p in range(piece_body.shape[0]):
         b = piece_body[p]
-        if b < 0 or moved[b] != MOVED_BY_HAND:
+        if b < 0 or moved[b] != MOVED_BY_HAND or pieces.sensor[p]:
             continue
         if btype[b] == STATIC:
             static[n_static] = piece_node[p]

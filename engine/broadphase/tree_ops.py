@@ -1,9 +1,11 @@
 """Dynamic AABB tree (bounding volume hierarchy) in flat arrays: the broadphase index.
 
-Box2D v3 ``src/dynamic_tree.c``: perimeter (2D surface-area heuristic) insertion by
-branch and bound (``b2FindBestSibling``), rotations on the way up (``b2RotateNodes``), and a
-top-down rebuild (``b2DynamicTree_Rebuild``). Storage is a node pool of capacity ``cap``;
-every public kernel takes these seven arrays first, so callers write ``k(*tree.arrays, ...)``:
+This module holds the node pool's layout and the per-leaf kernels: insert, remove, move,
+query. Box2D v3 ``src/dynamic_tree.c``: perimeter (2D surface-area heuristic) insertion by
+branch and bound (``b2FindBestSibling``) and rotations on the way up (``b2RotateNodes``).
+The whole-tree kernels (top-down rebuild, area ratio, validation) are in ``tree_build.py``.
+Storage is a node pool of capacity ``cap``; every public kernel takes these seven arrays
+first, so callers write ``k(*tree.arrays, ...)``:
 
 - ``aabb``    float64 (cap, 4): [minx, miny, maxx, maxy]; internal nodes hold exactly
   the union of their children (min/max is exact, so tests compare with ``==``).
@@ -31,16 +33,6 @@ META_LEAVES = 3  # live leaves
 META_SIZE = 4
 
 FREE_HEIGHT = -1
-
-# tree_validate error codes; 0 means the tree is consistent.
-VALID = 0
-ERR_META = 1  # root or free-list head out of range
-ERR_LINK = 2  # a child's parent pointer, or a leaf with children, disagrees
-ERR_HEIGHT = 3  # a stored height is not 1 + max(child heights)
-ERR_AABB = 4  # an internal box is not exactly the union of its children, or min > max
-ERR_CYCLE = 5  # a node is reached twice from the root
-ERR_COUNT = 6  # live node or leaf counts differ from meta
-ERR_FREE = 7  # the free list meets a live node, repeats, or misses pool slots
 
 
 @njit
@@ -81,7 +73,8 @@ def _release(parent, child1, child2, height, user, meta, node):
 
 
 @njit
-def _perimeter(aabb, i):
+def node_perimeter(aabb, i):
+    """Perimeter of node ``i``'s box: the 2D surface-area heuristic's cost."""
     return 2.0 * ((aabb[i, 2] - aabb[i, 0]) + (aabb[i, 3] - aabb[i, 1]))
 
 
@@ -93,7 +86,8 @@ def _union_perimeter(aabb, i, j):
 
 
 @njit
-def _refit(aabb, child1, child2, height, node):
+def refit_node(aabb, child1, child2, height, node):
+    """Set an internal node's box to the union of its children's, and its height."""
     c1 = child1[node]
     c2 = child2[node]
     aabb[node, 0] = min(aabb[c1, 0], aabb[c2, 0])
@@ -120,7 +114,7 @@ def _child_bound(aabb, height, child, leaf, area_d, inherited, best, best_cost):
         if direct + inherited < best_cost:
             return direct, 0.0, np.inf, child, direct + inherited
         return direct, 0.0, np.inf, best, best_cost
-    area = _perimeter(aabb, child)
+    area = node_perimeter(aabb, child)
     return direct, area, inherited + direct + min(area_d - area, 0.0), best, best_cost
 
 
@@ -135,8 +129,8 @@ def _find_best_sibling(aabb, child1, child2, height, root, leaf):
     total internal perimeter. One greedy descent; a child is entered only while its
     lower bound (inherited growth + its own growth + the best shrink it could still
     offer) can beat the best cost seen so far."""
-    area_d = _perimeter(aabb, leaf)
-    area_base = _perimeter(aabb, root)
+    area_d = node_perimeter(aabb, leaf)
+    area_base = node_perimeter(aabb, root)
     direct = _union_perimeter(aabb, root, leaf)
     inherited = 0.0
     best = root
@@ -183,7 +177,7 @@ def _rotate(aabb, parent, child1, child2, height, a):
         p = np.int64(child2[a] if side == 0 else child1[a])
         if height[p] == 0:
             continue
-        base = _perimeter(aabb, p)
+        base = node_perimeter(aabb, p)
         for k in range(2):
             y = np.int64(child1[p] if k == 0 else child2[p])
             z = np.int64(child2[p] if k == 0 else child1[p])
@@ -199,7 +193,7 @@ def _rotate(aabb, parent, child1, child2, height, a):
     _replace_child(child1, child2, bp, by, bx)
     parent[bx] = bp
     parent[by] = a
-    _refit(aabb, child1, child2, height, bp)
+    refit_node(aabb, child1, child2, height, bp)
     height[a] = 1 + max(height[child1[a]], height[child2[a]])
 
 
@@ -225,7 +219,7 @@ def _insert_leaf(aabb, parent, child1, child2, height, user, meta, leaf):
         _replace_child(child1, child2, old_parent, sibling, node)
     index = node
     while index >= 0:
-        _refit(aabb, child1, child2, height, index)
+        refit_node(aabb, child1, child2, height, index)
         _rotate(aabb, parent, child1, child2, height, index)
         index = np.int64(parent[index])
 
@@ -249,7 +243,7 @@ def _remove_leaf(aabb, parent, child1, child2, height, user, meta, leaf):
     parent[leaf] = -1
     index = grand
     while index >= 0:
-        _refit(aabb, child1, child2, height, index)
+        refit_node(aabb, child1, child2, height, index)
         index = np.int64(parent[index])
 
 
@@ -341,175 +335,3 @@ def tree_query(aabb, parent, child1, child2, height, user, meta, minx, miny, max
     count = tree_collect(aabb, child1, child2, height, user, root, minx, miny, maxx, maxy,
                          stack, out, 0)[1]
     return count
-
-
-@njit
-def tree_validate(aabb, parent, child1, child2, height, user, meta):
-    """Check every invariant of the tree; return ``(code, node)``: ``VALID`` (0) or an
-    ``ERR_*`` code and the first offending node (-1 when none applies). Never raises,
-    and terminates on cycles and wild indices, so tests can feed it corrupt trees."""
-    cap = height.shape[0]
-    root = meta[META_ROOT]
-    if root < -1 or root >= cap or meta[META_FREE] < -1 or meta[META_FREE] >= cap:
-        return ERR_META, -1
-    state = np.zeros(cap, np.uint8)  # 1 = reached from the root, 2 = on the free list
-    nodes = 0
-    leaves = 0
-    if root >= 0:
-        if parent[root] != -1:
-            return ERR_LINK, root
-        stack = np.empty(cap, np.int32)
-        stack[0] = root
-        state[root] = 1
-        top = 1
-        while top > 0:
-            top -= 1
-            node = stack[top]
-            nodes += 1
-            if not (aabb[node, 0] <= aabb[node, 2] and aabb[node, 1] <= aabb[node, 3]):
-                return ERR_AABB, node
-            c1 = child1[node]
-            c2 = child2[node]
-            if height[node] == 0:
-                if c1 != -1 or c2 != -1:
-                    return ERR_LINK, node
-                leaves += 1
-                continue
-            if height[node] < 0:
-                return ERR_HEIGHT, node
-            if c1 < 0 or c1 >= cap or c2 < 0 or c2 >= cap or c1 == c2 or parent[c1] != node or parent[c2] != node:
-                return ERR_LINK, node
-            if state[c1] != 0 or state[c2] != 0:
-                return ERR_CYCLE, node
-            if height[c1] < 0 or height[c2] < 0 or height[node] != 1 + max(height[c1], height[c2]):
-                return ERR_HEIGHT, node
-            if (aabb[node, 0] != min(aabb[c1, 0], aabb[c2, 0]) or aabb[node, 1] != min(aabb[c1, 1], aabb[c2, 1])
-                    or aabb[node, 2] != max(aabb[c1, 2], aabb[c2, 2])
-                    or aabb[node, 3] != max(aabb[c1, 3], aabb[c2, 3])):
-                return ERR_AABB, node
-            state[c1] = state[c2] = 1
-            stack[top] = c1
-            stack[top + 1] = c2
-            top += 2
-    if nodes != meta[META_NODES] or leaves != meta[META_LEAVES]:
-        return ERR_COUNT, -1
-    node = meta[META_FREE]
-    free = 0
-    while node >= 0:
-        if node >= cap or state[node] != 0 or height[node] != FREE_HEIGHT:
-            return ERR_FREE, node
-        state[node] = 2
-        free += 1
-        node = parent[node]
-    if node != -1 or free + nodes != cap:
-        return ERR_FREE, node
-    return VALID, -1
-
-
-@njit
-def _partition_mid(leaves, cx, cy, s, e):
-    """Box2D ``b2PartitionMid`` (its "median split"): Hoare partition of leaves[s:e]
-    about the middle of the centroid bounds on their longer axis; halves by count
-    when every centroid falls on one side (coincident centroids)."""
-    count = e - s
-    if count <= 2:
-        return s + count // 2
-    lox = hix = cx[s]
-    loy = hiy = cy[s]
-    for i in range(s + 1, e):
-        lox = min(lox, cx[i])
-        hix = max(hix, cx[i])
-        loy = min(loy, cy[i])
-        hiy = max(hiy, cy[i])
-    c = cx if hix - lox > hiy - loy else cy
-    pivot = 0.5 * (lox + hix) if hix - lox > hiy - loy else 0.5 * (loy + hiy)
-    i1, i2 = s, e
-    while i1 < i2:
-        while i1 < i2 and c[i1] < pivot:
-            i1 += 1
-        while i1 < i2 and c[i2 - 1] >= pivot:
-            i2 -= 1
-        if i1 < i2:
-            j = i2 - 1
-            leaves[i1], leaves[j] = leaves[j], leaves[i1]
-            cx[i1], cx[j] = cx[j], cx[i1]
-            cy[i1], cy[j] = cy[j], cy[i1]
-            i1 += 1
-            i2 -= 1
-    return i1 if s < i1 < e else s + count // 2
-
-
-@njit
-def tree_rebuild(aabb, parent, child1, child2, height, user, meta):
-    """Top-down rebuild of the whole tree (Box2D ``b2DynamicTree_Rebuild`` with a full
-    build and ``B2_TREE_HEURISTIC 0``), to restore quality after many moves. Leaves
-    keep their node indices (callers store them); the n - 1 internal nodes are reused,
-    so the pool neither grows nor touches the free list."""
-    n = meta[META_LEAVES]
-    if n < 2:
-        return
-    leaves = np.empty(n, np.int64)
-    internal = np.empty(n - 1, np.int64)
-    nl = ni = 0
-    stack = np.empty(n, np.int32)  # height + 1 <= n entries
-    stack[0] = meta[META_ROOT]
-    top = 1
-    while top > 0:
-        top -= 1
-        node = stack[top]
-        if height[node] == 0:
-            leaves[nl] = node
-            nl += 1
-        else:
-            internal[ni] = node
-            ni += 1
-            stack[top] = child2[node]
-            stack[top + 1] = child1[node]
-            top += 2
-    cx = 0.5 * (aabb[leaves, 0] + aabb[leaves, 2])
-    cy = 0.5 * (aabb[leaves, 1] + aabb[leaves, 3])
-    # Breadth-first: a node waiting to be split parks its leaf range [lo, hi) in its
-    # child slots, so no work stack is needed; internal[k] always exists before step k.
-    root = internal[0]
-    parent[root] = -1
-    meta[META_ROOT] = root
-    child1[root] = 0
-    child2[root] = n
-    used = 1
-    for k in range(n - 1):
-        node = internal[k]
-        lo, hi = child1[node], child2[node]
-        mid = _partition_mid(leaves, cx, cy, lo, hi)
-        for half in range(2):
-            a = lo if half == 0 else mid
-            b = mid if half == 0 else hi
-            if b - a == 1:
-                ch = leaves[a]
-            else:
-                ch = internal[used]
-                used += 1
-                child1[ch] = a
-                child2[ch] = b
-            parent[ch] = node
-            if half == 0:
-                child1[node] = ch
-            else:
-                child2[node] = ch
-    # children are always created after their parent: refit in reverse creation order
-    for k in range(n - 2, -1, -1):
-        _refit(aabb, child1, child2, height, internal[k])
-
-
-@njit
-def tree_area_ratio(aabb, parent, child1, child2, height, user, meta):
-    """Tree quality (Box2D ``b2DynamicTree_GetAreaRatio``): the summed perimeter of the
-    internal nodes below the root over the root's perimeter; lower is better, 0 for
-    trees with fewer than two leaves."""
-    root = meta[META_ROOT]
-    if root < 0 or height[root] == 0:
-        return 0.0
-    total = 0.0
-    for i in range(height.shape[0]):
-        if height[i] > 0 and i != root:
-            total += _perimeter(aabb, i)
-    return total / _perimeter(aabb, root)

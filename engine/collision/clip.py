@@ -1,13 +1,14 @@
-"""Two-point manifolds by reference/incident-edge clipping (helpers of ``manifold.py``).
+"""Two-point manifolds by reference/incident-edge clipping (helpers of ``polygon_sat.py``).
 
 Box2D v3's ``b2ClipPolygons`` (``src/manifold.c``), with the seam checks a piece of a
-concave polygon needs (``seams.py``): the manifold record layout, the clipping, and the
-seam-aware choice of reference face for pairs with such a piece.
+concave polygon needs (``seams.py``): the manifold record layout (and
+``record_to_world``), the clipping (``clip_polygons``), and the seam-aware choice of
+reference face for pairs with such a piece (``seam_face_contact``).
 """
 import math
 
 from .._jit import njit_exact as njit, njit_inline
-from .seams import _off_outline, _snap_face, _straight_run
+from .seams import off_outline_edge, snap_face, straight_run
 
 # Layout of one manifold record.
 M_NX = 0  # unit normal from A to B, world frame
@@ -26,33 +27,24 @@ MANIFOLD_SIZE = 12
 
 
 @njit_inline
-def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, runs, g, g2,
-          c2, sn2, check, out):
-    """Two-point manifold: reference face ``i11`` of poly1, incident edge of poly2.
+def record_to_world(out, x, y, c, s):
+    """Rotate/translate the normal and points of the record ``out`` from a frame to the world
+    (``(x, y)`` that frame's origin, ``(c, s)`` its rotation)."""
+    nx = out[M_NX]
+    ny = out[M_NY]
+    out[M_NX] = c * nx - s * ny
+    out[M_NY] = s * nx + c * ny
+    for base in (M_P1X, M_P2X):
+        px = out[base]
+        py = out[base + 1]
+        out[base] = x + c * px - s * py
+        out[base + 1] = y + s * px + c * py
 
-    ``flip`` says poly1 is piece B: the normal is then turned to point from A to B.
-    ``strict``: an incident edge wholly beyond the reference face's ends gives no
-    contact (a concave polygon's neighbouring piece owns it). ``whole``: the reference
-    face extends over collinear neighbours (plain SAT; a seam-aware reference must not
-    reach over a collinear cut); ``runs``: the incident edge does. ``check``: poly2 is a
-    piece of a concave polygon (seam rows from ``g2`` in ``g``, local frame rotated by
-    ``(c2, sn2)`` into this one) whose kept points must lie on its outline with the
-    normal in the outline's cone there.
 
-    Returns -1, or the incident edge when ``check`` rejects a kept point (``out`` is
-    then filled but not to be used).
-    """
-    rsum = r1 + r2
-    sign = -1.0 if flip else 1.0
-    nx = n[s1 + i11, 0]
-    ny = n[s1 + i11, 1]
-    i10 = i11
-    i12 = i11 + 1 if i11 + 1 < k1 else 0
-    if whole:
-        # Plain SAT: the reference face is its whole straight run (a concave polygon's
-        # piece keeps outline vertices inside its edges; see the incident edge below).
-        i10, i12 = _straight_run(n, s1, k1, i11)
-
+@njit_inline
+def _face_frame(v, s1, i10, i12):
+    """The reference face from vertex ``i10`` to ``i12`` of poly1: ``(ax, ay, tx, ty,
+    length)``, its start point ``a``, unit tangent ``t`` and length."""
     ax = v[s1 + i10, 0]
     ay = v[s1 + i10, 1]
     tx = v[s1 + i12, 0] - ax
@@ -60,9 +52,12 @@ def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, r
     length = math.sqrt(tx * tx + ty * ty)
     tx /= length
     ty /= length
-    upper1 = length
+    return ax, ay, tx, ty, length
 
-    # Incident edge: the edge of poly2 most anti-parallel to the reference normal.
+
+@njit_inline
+def _incident_edge(n, s2, k2, nx, ny):
+    """The edge of poly2 most anti-parallel to the reference normal ``n``."""
     i21 = 0
     best = math.inf
     for j in range(k2):
@@ -70,15 +65,17 @@ def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, r
         if dn < best:
             best = dn
             i21 = j
-    i22 = i21 + 1 if i21 + 1 < k2 else 0
-    if runs:
-        # A concave polygon's piece keeps outline vertices inside its edges: the incident
-        # edge is the whole straight run they split (vertex i21 to vertex i22). Other
-        # shapes have no collinear vertices.
-        i21, i22 = _straight_run(n, s2, k2, i21)
+    return i21
 
-    # Clip the incident edge to the reference face's extent along its tangent.
-    # The incident edge runs against the reference one: v22 is at its lower end.
+
+@njit_inline
+def _clip_to_face(v, s2, i21, i22, ax, ay, tx, ty, upper1):
+    """The incident edge ``i21 -> i22`` of poly2 clipped to the reference face's extent
+    ``[0, upper1]`` along its tangent ``t`` from ``a``: ``(lower2, upper2, lox, loy, upx,
+    upy)``, the unclipped ends' positions along ``t`` and the clipped end points.
+
+    The incident edge runs against the reference one: ``v22`` is at its lower end.
+    """
     upper2 = (v[s2 + i21, 0] - ax) * tx + (v[s2 + i21, 1] - ay) * ty
     lower2 = (v[s2 + i22, 0] - ax) * tx + (v[s2 + i22, 1] - ay) * ty
     span = upper2 - lower2
@@ -94,20 +91,15 @@ def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, r
         f = (upper1 - lower2) / span
         upx = v[s2 + i22, 0] + f * (v[s2 + i21, 0] - v[s2 + i22, 0])
         upy = v[s2 + i22, 1] + f * (v[s2 + i21, 1] - v[s2 + i22, 1])
-    s_lo = (lox - ax) * nx + (loy - ay) * ny
-    s_up = (upx - ax) * nx + (upy - ay) * ny
-    if strict and (upper2 < 0.0 or lower2 > upper1):
-        out[M_COUNT] = 0.0
-        return -1
-    keep_lo = s_lo - rsum <= margin
-    keep_up = s_up - rsum <= margin
-    if check:
-        # poly2's outward normal, -n, in its local frame
-        e = _off_outline(v, g, s2, k2, g2, i21 + (k2 - k2), i22, ax, ay, tx, ty, upper1, lower2,
-                         upper2, keep_lo, keep_up, -(c2 * nx + sn2 * ny), -(-sn2 * nx + c2 * ny))
-        if e >= 0:
-            return e
+    return lower2, upper2, lox, loy, upx, upy
 
+
+@njit_inline
+def _write_clipped(out, nx, ny, sign, sep, r1, r2, lox, loy, s_lo, keep_lo, upx, upy, s_up,
+                   keep_up, flip, i11, i12, i21, i22):
+    """Fill the record ``out`` with the kept clipped points (``s_lo``, ``s_up``: their core
+    separations along the reference normal ``n``)."""
+    rsum = r1 + r2
     out[M_NX] = sign * nx
     out[M_NY] = sign * ny
     out[M_SEP] = sep - rsum
@@ -130,16 +122,77 @@ def _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, r
         out[base + 3] = float(flip * 65536 + i12 * 256 + i21)
         count += 1
     out[M_COUNT] = float(count)
+
+
+@njit_inline
+def clip_polygons(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, whole, runs, g,
+                  g2, c2, sn2, check, out):
+    """Two-point manifold: reference face ``i11`` of poly1, incident edge of poly2.
+
+    Box2D v3's ``b2ClipPolygons`` (``src/manifold.c``). Both pieces are rows of ``v``
+    and ``n``, float64 (m, 2), in one frame: poly1 rows ``s1 .. s1+k1-1`` with rounding
+    radius ``r1``, poly2 rows ``s2 ..`` with ``r2``; ``sep`` is the SAT separation of
+    the cores along face ``i11``. ``out`` is a float64 (MANIFOLD_SIZE,) record.
+
+    ``flip`` says poly1 is piece B: the normal is then turned to point from A to B.
+    ``strict``: an incident edge wholly beyond the reference face's ends gives no
+    contact (a concave polygon's neighbouring piece owns it). ``whole``: the reference
+    face extends over collinear neighbours (plain SAT; a seam-aware reference must not
+    reach over a collinear cut); ``runs``: the incident edge does. ``check``: poly2 is a
+    piece of a concave polygon (seam rows from ``g2`` in ``g``, local frame rotated by
+    ``(c2, sn2)`` into this one) whose kept points must lie on its outline with the
+    normal in the outline's cone there.
+
+    Returns -1, or the incident edge when ``check`` rejects a kept point (``out`` is
+    then not filled). The calls to the seam kernels (not inlined) stay here rather than
+    in the helpers, which take the arrays: such a call from an inlined helper can leave
+    reference-count updates on every pair's path.
+    """
+    rsum = r1 + r2
+    sign = -1.0 if flip else 1.0
+    nx = n[s1 + i11, 0]
+    ny = n[s1 + i11, 1]
+    i10 = i11
+    i12 = i11 + 1 if i11 + 1 < k1 else 0
+    if whole:
+        # Plain SAT: the reference face is its whole straight run (a concave polygon's
+        # piece keeps outline vertices inside its edges; see the incident edge below).
+        i10, i12 = straight_run(n, s1, k1, i11)
+    ax, ay, tx, ty, upper1 = _face_frame(v, s1, i10, i12)
+    i21 = _incident_edge(n, s2, k2, nx, ny)
+    i22 = i21 + 1 if i21 + 1 < k2 else 0
+    if runs:
+        # A concave polygon's piece keeps outline vertices inside its edges: the incident
+        # edge is the whole straight run they split (vertex i21 to vertex i22). Other
+        # shapes have no collinear vertices.
+        i21, i22 = straight_run(n, s2, k2, i21)
+    lower2, upper2, lox, loy, upx, upy = _clip_to_face(v, s2, i21, i22, ax, ay, tx, ty, upper1)
+    s_lo = (lox - ax) * nx + (loy - ay) * ny
+    s_up = (upx - ax) * nx + (upy - ay) * ny
+    if strict and (upper2 < 0.0 or lower2 > upper1):
+        out[M_COUNT] = 0.0
+        return -1
+    keep_lo = s_lo - rsum <= margin
+    keep_up = s_up - rsum <= margin
+    if check:
+        # poly2's outward normal, -n, in its local frame
+        e = off_outline_edge(v, g, s2, k2, g2, i21 + (k2 - k2), i22, ax, ay, tx, ty, upper1,
+                             lower2, upper2, keep_lo, keep_up, -(c2 * nx + sn2 * ny),
+                             -(-sn2 * nx + c2 * ny))
+        if e >= 0:
+            return e
+    _write_clipped(out, nx, ny, sign, sep, r1, r2, lox, loy, s_lo, keep_lo, upx, upy, s_up,
+                   keep_up, flip, i11, i12, i21, i22)
     return -1
 
 
 @njit
-def _seam_faces(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, seamy_a, seamy_b, apart,
-                plain, stage, edge_a, edge_b, sep, flip, out):
-    """The face contact of :func:`_polygons` for a pair with a piece of a concave polygon:
-    the reference ``edge_a``/``edge_b`` (per ``flip``) clipped and checked, snapped or
-    replaced by ``plain`` SAT as the seam rules say. Compiled once, not inlined: convex
-    pairs never come here."""
+def seam_face_contact(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, seamy_a, seamy_b,
+                      apart, plain, stage, edge_a, edge_b, sep, flip, out):
+    """The face contact of the polygon SAT (``polygon_sat.py``) for a pair with a piece of a
+    concave polygon: the reference ``edge_a``/``edge_b`` (per ``flip``) clipped and
+    checked, snapped or replaced by ``plain`` SAT as the seam rules say. Compiled once,
+    not inlined: convex pairs never come here."""
     rsum = ra + rb
     check = seamy_a if flip else seamy_b  # the incident piece's contacts need checking
     # stage 0: outline reference, checked; 1: snapped to the incident piece's outline
@@ -152,7 +205,7 @@ def _seam_faces(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, seamy_a
         else:
             s1, k1, r1, s2, k2, r2, i11 = sa, ka, ra, sb, kb, rb, edge_a
             g2, c2, sn2 = gb, rc, rs
-        i21 = _clip(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin,
+        i21 = clip_polygons(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin,
                     apart > rsum and stage < 2, stage == 2, True, g, g2, c2, sn2,
                     check and stage == 0, out)
         if i21 < 0:
@@ -164,7 +217,7 @@ def _seam_faces(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, seamy_a
         # The incident piece's contact is not on its outline, or the outline has another
         # normal there: its outline face at the offending edge (that edge or a neighbour)
         # of largest separation becomes the reference.
-        best, best_i = _snap_face(v, n, g, g2, s2, k2, i21, s1, k1)
+        best, best_i = snap_face(v, n, g, g2, s2, k2, i21, s1, k1)
         out[M_COUNT] = 0.0
         if best_i >= 0 and best - rsum <= margin:
             edge_a, edge_b, sep, flip = best_i, best_i, best, 1 - flip

@@ -9,7 +9,7 @@ its pieces, minus its radius; the cuts of a concave polygon are not surface
 """
 import math
 
-from .._jit import njit_inline
+from .._jit import njit_exact_inline as njit_inline
 from ..geometry.convex import closest_on_segment
 from ..geometry.seam_rows import G_CUT
 

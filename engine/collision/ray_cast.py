@@ -19,16 +19,17 @@ is bounded by the two offset faces and the arc).
 """
 import math
 
-from .._jit import njit_inline
+from .._jit import njit_exact_inline as njit_inline
 from ..geometry.convex import closest_on_segment, direction
 from ..geometry.seam_rows import G_CONCAVE, G_CUT
 
 __all__ = ["MISS", "ray_cast_circle", "ray_cast_capsule", "ray_cast_polygon", "ray_cast_piece"]
 
 MISS = -1.0
-# Fraction tolerance, times the problem's scale over the ray's length, within which a
-# concave piece entered through a cut is taken as entered at the cut's outline vertex.
+# An entry point within VERTEX_TOL times the problem's scale of an outline face's line,
+# and within EDGE_TOL of its length beyond its ends, is on that face (concave pieces).
 VERTEX_TOL = 1e-12
+EDGE_TOL = 1e-9
 
 
 @njit_inline
@@ -94,15 +95,43 @@ def _inside_or_corner(verts, s, k, r, px, py):
 
 
 @njit_inline
+def _outline_entry(verts, norms, ghost, s, k, px, py, dx, dy, lower):
+    """The outline face of a concave polygon's piece through which the ray enters it at
+    ``lower``, or -1 when the entry point lies on cuts only (the piece beyond the cut
+    reports the ray's true, earlier entry).
+
+    Cyrus-Beck's entering face cannot tell: a piece keeps the outline's vertices inside
+    its straight edges, so a cut and an outline face can share a line, and at a vertex
+    where a cut ends two faces tie. The entry point is checked against each outline face
+    the ray enters instead: on its line (within ``VERTEX_TOL`` of the problem's scale)
+    and within its extent (``EDGE_TOL`` of its length), a vertex belonging to both of
+    its faces."""
+    qx = px + lower * dx
+    qy = py + lower * dy
+    tol = VERTEX_TOL * (abs(px) + abs(py) + abs(dx) + abs(dy) + 1.0)
+    for i in range(k):
+        a = s + i
+        if ghost[a, G_CUT] != 0.0 or norms[a, 0] * dx + norms[a, 1] * dy >= 0.0:
+            continue
+        if abs(norms[a, 0] * (qx - verts[a, 0]) + norms[a, 1] * (qy - verts[a, 1])) > tol:
+            continue
+        b = s + i + 1 if i + 1 < k else s
+        ex = verts[b, 0] - verts[a, 0]
+        ey = verts[b, 1] - verts[a, 1]
+        ee = ex * ex + ey * ey
+        along = ex * (qx - verts[a, 0]) + ey * (qy - verts[a, 1])
+        if -EDGE_TOL * ee <= along <= (1.0 + EDGE_TOL) * ee:
+            return i
+    return -1
+
+
+@njit_inline
 def _clip_faces(verts, norms, ghost, s, k, r, px, py, dx, dy):
     """The face part of :func:`ray_cast_polygon`: ``(t, nx, ny, corner)``, with ``corner``
     -1 when ``(t, nx, ny)`` is the answer, else the vertex whose disc decides it."""
     lower = 0.0
     upper = 1.0
     index = -1
-    outline_lower = -1.0
-    outline_index = -1
-    concave = ghost[s, G_CONCAVE] != 0.0
     for i in range(k):
         nx = norms[s + i, 0]
         ny = norms[s + i, 1]
@@ -119,19 +148,14 @@ def _clip_faces(verts, norms, ghost, s, k, r, px, py, dx, dy):
             if num < lower * den:
                 lower = num / den
                 index = i
-            if concave and num < 0.0 and ghost[s + i, G_CUT] == 0.0 and num / den > outline_lower:
-                outline_lower = num / den
-                outline_index = i
         elif num < upper * den:
             upper = num / den
         if upper < lower:
             return MISS, 0.0, 0.0, -1
-    if index >= 0 and concave and ghost[s + index, G_CUT] != 0.0:
-        scale = abs(px) + abs(py) + abs(dx) + abs(dy) + 1.0
-        length = math.sqrt(dx * dx + dy * dy)
-        if outline_index < 0 or (lower - outline_lower) * length > VERTEX_TOL * scale:
+    if index >= 0 and ghost[s, G_CONCAVE] != 0.0:
+        index = _outline_entry(verts, norms, ghost, s, k, px, py, dx, dy, lower)
+        if index < 0:
             return MISS, 0.0, 0.0, -1
-        index = outline_index
     if index >= 0 and r == 0.0 and k >= 3:
         return lower, norms[s + index, 0], norms[s + index, 1], -1
     if index >= 0:
@@ -164,10 +188,10 @@ def ray_cast_polygon(verts, norms, ghost, s, k, r, px, py, dx, dy):
     that the entry lies within the face's extent, else casts against the corner's disc.
     No entering face means ``p`` starts inside the offset polygon.
 
-    For a piece of a concave polygon (seam rows in ``ghost``), an entry through a cut is
-    no surface: it is reported only where the cut meets an outline face that the ray
-    enters at the same fraction (through their shared vertex), with that face's normal;
-    otherwise the neighbouring piece reports the true entry.
+    For a piece of a concave polygon (seam rows in ``ghost``), a cut is no surface: the
+    entry point must lie on an outline face the ray enters (``_outline_entry``: a cut
+    may share a line with one), whose normal is reported; a piece entered through a cut
+    reports nothing, the neighbouring piece reporting the ray's true entry.
 
     Examples
     --------

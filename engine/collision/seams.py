@@ -1,4 +1,5 @@
-"""Seam data and rules for pieces of concave polygons (helpers of ``manifold.py``).
+"""Seam data and rules for pieces of concave polygons (helpers of ``manifold.py`` and
+``polygon_sat.py``).
 
 A concave polygon is split into convex pieces; an edge two pieces share (a *cut*) is not
 a surface, and a contact normal must never come from one. Each piece vertex has a seam
@@ -41,12 +42,12 @@ def _face_reach(v, n, s1, k1, i, s2, k2):
 
 
 @njit
-def _outline_separation(v, n, g, g1, s1, k1, s2, k2):
-    """:func:`_max_separation` over the outline faces of piece 1 (seam rows from ``g1``)
-    that piece 2 does not lie wholly beyond an end of: ``(sep, face, outline)``, sep
-    ``-inf`` if none, ``outline`` whether piece 1 has an outline face at all. A cut is
-    never a reference face (seed 004's pruning of interior axes); it still separates,
-    in :func:`_max_separation`: two pieces apart only along a cut are apart.
+def outline_separation(v, n, g, g1, s1, k1, s2, k2):
+    """SAT's largest face separation (``polygon_sat.py``) over the outline faces of piece
+    1 (seam rows from ``g1``) that piece 2 does not lie wholly beyond an end of: ``(sep,
+    face, outline)``, sep ``-inf`` if none, ``outline`` whether piece 1 has an outline
+    face at all. A cut is never a reference face (seed 004's pruning of interior axes);
+    it still separates, in plain SAT: two pieces apart only along a cut are apart.
 
     Not inlined, as the other seam helpers: they run only for pieces of concave
     polygons, and one compiled copy keeps the cold start short.
@@ -66,7 +67,7 @@ def _outline_separation(v, n, g, g1, s1, k1, s2, k2):
 
 
 @njit_inline
-def _admits(g, gi, nx, ny):
+def outline_admits(g, gi, nx, ny):
     """Whether unit ``n`` (local frame) is an outward normal of the outline at vertex row ``gi``."""
     ax = g[gi, G_AX]
     ay = g[gi, G_AY]
@@ -86,7 +87,7 @@ def _admits(g, gi, nx, ny):
 
 
 @njit
-def _support_admits(v, g, s, k, gs, c, sn, nx, ny):
+def support_admits(v, g, s, k, gs, c, sn, nx, ny):
     """Whether the outline admits ``n`` (frame) at every vertex of piece ``s`` furthest along it.
 
     ``(c, sn)`` rotates the piece's local frame into the frame of ``v``. Two tied vertices
@@ -99,13 +100,14 @@ def _support_admits(v, g, s, k, gs, c, sn, nx, ny):
     lx = c * nx + sn * ny
     ly = -sn * nx + c * ny
     for i in range(k):
-        if nx * v[s + i, 0] + ny * v[s + i, 1] >= top - tol and not _admits(g, gs + i, lx, ly):
+        if (nx * v[s + i, 0] + ny * v[s + i, 1] >= top - tol
+                and not outline_admits(g, gs + i, lx, ly)):
             return False
     return True
 
 
 @njit
-def _snap_face(v, n, g, g2, s2, k2, i21, s1, k1):
+def snap_face(v, n, g, g2, s2, k2, i21, s1, k1):
     """Of piece 2's outline faces at edge ``i21`` (it or a neighbour), the one of largest
     separation from piece 1 that piece 1 does not lie wholly beyond an end of:
     ``(separation, face)``, face -1 if none.
@@ -126,7 +128,7 @@ def _snap_face(v, n, g, g2, s2, k2, i21, s1, k1):
 
 
 @njit
-def _straight_run(n, s, k, i):
+def straight_run(n, s, k, i):
     """First and last vertex of the run of parallel edges through edge ``i`` of piece ``s``.
 
     Not inlined: only pieces of concave polygons have such runs."""
@@ -145,8 +147,8 @@ def _straight_run(n, s, k, i):
 
 
 @njit
-def _off_outline(v, g, s, k, gs, i1, i2, ax, ay, tx, ty, upper1, lower2, upper2, keep_lo,
-                 keep_up, lx, ly):
+def off_outline_edge(v, g, s, k, gs, i1, i2, ax, ay, tx, ty, upper1, lower2, upper2, keep_lo,
+                     keep_up, lx, ly):
     """The edge of the incident run (vertex ``i1`` to ``i2`` of piece ``s``, running
     against the reference tangent ``t`` from ``a``) at a kept point that is not on the
     outline with normal ``l`` (local frame), or -1 if there is none. A point clipped to
@@ -166,8 +168,8 @@ def _off_outline(v, g, s, k, gs, i1, i2, ax, ay, tx, ty, upper1, lower2, upper2,
                 e = e2
             if g[gs + e, G_CUT] != 0.0:
                 return e
-        elif p == 0 and not _admits(g, gs + i2, lx, ly):
+        elif p == 0 and not outline_admits(g, gs + i2, lx, ly):
             return i2 - 1 if i2 > 0 else k - 1
-        elif p == 1 and not _admits(g, gs + i1, lx, ly):
+        elif p == 1 and not outline_admits(g, gs + i1, lx, ly):
             return i1
     return -1

@@ -42,8 +42,9 @@ def _place(verts, start, count, sweep, t, out, at):
 
 
 @njit_inline
-def _reach(verts, start, count, lx, ly):
-    """Farthest core vertex of a piece from the rotation centre ``l``."""
+def core_reach(verts, start, count, lx, ly):
+    """Distance from the rotation centre ``l`` to the farthest core vertex of the piece in
+    rows ``start .. start + count - 1`` of ``verts`` (float64 (m, 2))."""
     r = 0.0
     for k in range(start, start + count):
         dx = verts[k, 0] - lx
@@ -142,8 +143,8 @@ def piece_toi(verts_a, sa, ka, sweep_a, verts_b, sb, kb, sweep_b, target, tol, s
     ta_y = sweep_a[4] - sweep_a[1]
     tb_x = sweep_b[3] - sweep_b[0]
     tb_y = sweep_b[4] - sweep_b[1]
-    turn = (abs(sweep_a[5] - sweep_a[2]) * _reach(verts_a, sa, ka, sweep_a[6], sweep_a[7])
-            + abs(sweep_b[5] - sweep_b[2]) * _reach(verts_b, sb, kb, sweep_b[6], sweep_b[7]))
+    turn = (abs(sweep_a[5] - sweep_a[2]) * core_reach(verts_a, sa, ka, sweep_a[6], sweep_a[7])
+            + abs(sweep_b[5] - sweep_b[2]) * core_reach(verts_b, sb, kb, sweep_b[6], sweep_b[7]))
     t = 0.0
     d = 0.0
     p2x = p2y = nx = ny = 0.0

@@ -5,118 +5,67 @@ poses; writes the contact rows (layout in ``layout.py``) and a keep flag per pai
 A pair whose fat AABBs no longer overlap is dropped; the broadphase will find it
 again if they come back together.
 
-Manifold cache. Most pairs in a resting pile move by micrometres relative to each other
-from one step to the next, and their manifolds barely change. Each pair keeps its last
-computed manifold in the bodies' own frames (the normal in A's, each point as a point
-on A's surface in A's frame and one on B's in B's) with the relative pose it was
-computed at. While the relative pose stays within ``reuse_tol`` of that pose (every
-point of the moving body within ``reuse_tol`` of where it was) and the bodies cannot
-approach faster than then, the cached points are carried to the current poses and
-their separations measured there, and the collision routine is skipped. Persistent
-manifolds (Bullet) and PhysX's contact cache do the same; Box2D v3 recomputes every
-manifold every step. The refreshed separation is exact for the cached pair of surface
-points; what the cache misses is a new point entering the speculative margin or a
-clipped point sliding, both bounded by the tolerance. Points beyond the margin when
-the manifold was computed stay more than ``margin - reuse_tol`` apart, so none can be
-touched without the manifold being recomputed first.
+A pair whose bodies have barely moved relative to each other since its manifold was
+computed gets that manifold carried to the new poses instead of a new one: the
+manifold cache (``manifold_cache.py``, which says when and why that is sound).
 """
 import math
 
 import numpy as np
 
-from .._jit import njit_exact as njit, njit_inline
-from .layout import C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, C_TOUCHING, CONTACT_SIZE, H_CACHE, H_COUNT, H_ID, H_LNX, H_LNY, H_LP, H_LP_STRIDE, H_NI, H_POINTS, H_RA, H_REACH, H_RX, H_RY, H_STRIDE, H_TI, MAX_POINTS, P_ADJ, P_ID, P_NI, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY, P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI
+from .._jit import njit_exact, njit_exact_inline
+from .layout import C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, C_ROLLING, C_SURFACE, C_TOUCHING, CONTACT_SIZE, H_COUNT, H_ID, H_NI, H_POINTS, H_STRIDE, H_TI, MAX_POINTS, P_ADJ, P_ID, P_NI, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY, P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI
+from .manifold_cache import MANIFOLD_POINT_STRIDE, can_reuse, refresh_from_cache, relative_pose, store_in_cache
+from .pair_keys import PIECE_BITS, PIECE_MASK
 from ..collision.manifold import M_COUNT, M_ID1, M_NX, M_NY, M_P1X, M_P1Y, M_S1, MANIFOLD_SIZE, collide_pieces
-
-@njit_inline
-def _to_local(x, y, c, s):
-    """Vector (x, y) in the frame rotated by (c, s) = (cos, sin) of its angle."""
-    return c * x + s * y, c * y - s * x
-
-
-@njit_inline
-def _to_world(x, y, c, s):
-    """Vector (x, y) of the frame rotated by (c, s) in the world."""
-    return c * x - s * y, s * x + c * y
-
 
 MIX_BOX2D = 0  # friction sqrt(a*b), restitution max(a, b)
 MIX_PYMUNK = 1  # friction a*b, restitution a*b (Chipmunk's rule)
 
 
-@njit
+@njit_exact
 def update_contacts(pairs, keep, bodies, pieces, params):
-    """Recompute the manifold of every tracked pair.
-
-    ``pairs`` is the pair set's ``PairArrays`` (keys, hist, rows, bodies: below as
-    ``keys``, ``hist``, ``rows``, ``pair_body``); ``bodies`` and ``pieces`` the world's
-    ``BodyArrays`` and ``PieceArrays`` (``world/state.py``); ``params`` a ``NarrowParams``
-    (``dt``, ``margin``, ``flip_tol``, ``reuse_tol``, ``mixing``).
+    """Write every tracked pair's contact row from its manifold, new or from the cache.
 
     Parameters
     ----------
-    keys : int64 (m,)
-        Pair keys ``(piece_a << 32) | piece_b``, ``piece_a < piece_b``.
-    hist : float64 (m, HIST_SIZE)
-        Each pair's history: last step's feature ids and impulses are read for warm
-        starting and replaced by this step's points with the impulses they inherit.
-    rows : float64 (m, CONTACT_SIZE)
-        Contact rows, all written (a dropped pair gets a row with no points).
+    pairs : PairArrays (``pair_set.py``): keys, hist, rows, bodies
+        ``keys`` (m,) int64 ``(piece_a << 32) | piece_b``, ``piece_a < piece_b``.
+        ``hist`` (m, HIST_SIZE): last step's feature ids and impulses are read for warm
+        starting and replaced by this step's; the manifold cache lives there too.
+        ``rows`` (m, CONTACT_SIZE): all written (a dropped pair's has no points).
+        ``bodies`` int32 (2, >= m): receives the bodies of each pair's two pieces.
     keep : uint8 (m,)
         Set to 0 for pairs whose fat AABBs stopped overlapping, else 1.
-    pair_body : int32 (2, >= m)
-        Receives the bodies of each pair's two pieces (rows contiguous for the solver).
-    piece_* : per-piece columns (body, first vertex row, vertex count, radius,
-        friction, restitution, fat AABB (n, 4)); ``verts``/``norms`` (v, 2) the
-        geometry pool in body-local coordinates; ``ghost`` (v, GHOST_SIZE) its seam
-        rows (interior cuts and outline normal cones, see ``manifold.collide_pieces``).
-    pos, angle, com : body origin (n, 2), angle (n,), local centre of mass (n, 2).
-    vel, angvel, extent : body velocity (n, 2), angular velocity (n,) and the largest
-        distance from the centre of mass to its shapes' surface (n,).
-    dt : float
-        The coming step.
-    margin : float
-        Speculative distance: points up to this separation are kept, plus as far as
-        the two bodies can approach each other in ``dt``: a contact that can close
-        within the step exists before it does (Firth 2011, "speculative contacts"),
-        so ordinary speeds never need a sweep.
-    flip_tol : float
-        Reference-face hysteresis (see ``manifold.collide_pieces``).
-    reuse_tol : float
-        How far, in meters, the points of one body may have moved relative to the
-        other since the pair's manifold was computed for it to be refreshed rather than
-        recomputed (see the module docstring). 0 recomputes every manifold.
-    mixing : int
+    bodies, pieces : BodyArrays, PieceArrays (``world/state.py``)
+        Body poses, centres of mass, velocities and extents; piece geometry (the vertex
+        pool and its seam rows, see ``manifold.collide_pieces``), materials, fat boxes.
+    params : NarrowParams
+        ``dt`` the coming step; ``margin`` the speculative distance: points up to it are
+        kept, plus as far as the two bodies can approach each other in ``dt``, so a
+        contact that can close within the step exists before it does (Firth 2011,
+        "speculative contacts"); ``flip_tol`` the reference-face hysteresis
+        (``manifold.collide_pieces``); ``reuse_tol`` the manifold cache's tolerance in
+        meters (``manifold_cache.can_reuse``; 0 recomputes every manifold); ``mixing``
         MIX_BOX2D or MIX_PYMUNK.
     """
-    keys, hist, rows, pair_body = pairs
+    keys, hist, rows, pair_body = pairs.keys, pairs.hist, pairs.rows, pairs.bodies
     piece_body, piece_start, piece_count = pieces.body, pieces.start, pieces.count
     piece_radius, piece_friction, piece_restitution = pieces.radius, pieces.friction, pieces.restitution
     piece_fat, verts, norms, ghost = pieces.fat, pieces.verts, pieces.norms, pieces.ghost
     pos, angle, com, vel, angvel, extent = (bodies.pos, bodies.angle, bodies.com, bodies.vel,
                                             bodies.angvel, bodies.extent)
     dt, margin, flip_tol, reuse_tol, mixing = params
-    m = keys.shape[0]
-    kmax = 1
-    for i in range(piece_count.shape[0]):
-        kmax = max(kmax, piece_count[i])
-    scratch_v = np.empty((2 * kmax, 2))
+    kmax = _most_vertices(piece_count)
+    scratch_v = np.empty((2 * kmax, 2))  # collide_pieces' work space: both pieces' vertices
     scratch_n = np.empty((2 * kmax, 2))
     man = np.empty(MANIFOLD_SIZE)
-    # one cos/sin per body rather than two per pair
-    nb = angle.shape[0]
-    rot = np.empty((nb, 2))
-    for k in range(nb):
-        rot[k, 0] = math.cos(angle[k])
-        rot[k, 1] = math.sin(angle[k])
-    old_id = np.empty(MAX_POINTS)
-    old_ni = np.empty(MAX_POINTS)
-    old_ti = np.empty(MAX_POINTS)
-    for i in range(m):
-        a = keys[i] >> 32
-        b = keys[i] & 0xFFFFFFFF
-        if (piece_fat[a, 0] > piece_fat[b, 2] or piece_fat[b, 0] > piece_fat[a, 2]
-                or piece_fat[a, 1] > piece_fat[b, 3] or piece_fat[b, 1] > piece_fat[a, 3]):
+    rot = _rotations(angle)  # one cos/sin per body rather than two per pair
+    last = np.empty((MAX_POINTS, H_STRIDE))  # a pair's points of last step (_write_row)
+    for i in range(keys.shape[0]):
+        a = keys[i] >> PIECE_BITS
+        b = keys[i] & PIECE_MASK
+        if not _fat_boxes_overlap(piece_fat, a, b):
             keep[i] = 0
             rows[i, C_COUNT] = 0.0
             rows[i, C_TOUCHING] = 0.0
@@ -126,146 +75,169 @@ def update_contacts(pairs, keep, bodies, pieces, params):
         bb = piece_body[b]
         pair_body[0, i] = ba
         pair_body[1, i] = bb
-        ca = rot[ba, 0]
-        sa = rot[ba, 1]
-        cb = rot[bb, 0]
-        sb = rot[bb, 1]
-        dvx = vel[bb, 0] - vel[ba, 0]
-        dvy = vel[bb, 1] - vel[ba, 1]
-        reach = dt * (math.sqrt(dvx * dvx + dvy * dvy) + abs(angvel[ba]) * extent[ba]
-                      + abs(angvel[bb]) * extent[bb])
-        # world centres of mass
-        cax = pos[ba, 0] + ca * com[ba, 0] - sa * com[ba, 1]
-        cay = pos[ba, 1] + sa * com[ba, 0] + ca * com[ba, 1]
-        cbx = pos[bb, 0] + cb * com[bb, 0] - sb * com[bb, 1]
-        cby = pos[bb, 1] + sb * com[bb, 0] + cb * com[bb, 1]
-        # the pose of the body with the smaller extent in the other's frame
-        small_b = extent[bb] <= extent[ba]
-        if small_b:
-            rx, ry = _to_local(cbx - cax, cby - cay, ca, sa)
-            ra = angle[bb] - angle[ba]
-            reach_s = extent[bb]
+        frame_a = (pos[ba, 0], pos[ba, 1], rot[ba, 0], rot[ba, 1])
+        frame_b = (pos[bb, 0], pos[bb, 1], rot[bb, 0], rot[bb, 1])
+        reach = _approach_reach(vel, angvel, extent, ba, bb, dt)
+        com_a = _world_com(frame_a, com, ba)
+        com_b = _world_com(frame_b, com, bb)
+        pose = relative_pose(com_a, com_b, frame_a, frame_b, angle[ba], angle[bb], extent[ba],
+                             extent[bb])
+        if can_reuse(hist, i, pose, reach, reuse_tol):
+            n = refresh_from_cache(hist, i, frame_a, frame_b, man)
         else:
-            rx, ry = _to_local(cax - cbx, cay - cby, cb, sb)
-            ra = angle[ba] - angle[bb]
-            reach_s = extent[ba]
-        cache = hist[i, H_CACHE]
-        reuse = False
-        if cache == (1.0 if small_b else 2.0) and reach <= hist[i, H_REACH] + reuse_tol:
-            ex = rx - hist[i, H_RX]
-            ey = ry - hist[i, H_RY]
-            moved_by = math.sqrt(ex * ex + ey * ey) + abs(ra - hist[i, H_RA]) * reach_s
-            reuse = moved_by <= reuse_tol
-        if reuse:
-            n = int(hist[i, H_COUNT])
-            man[M_NX], man[M_NY] = _to_world(hist[i, H_LNX], hist[i, H_LNY], ca, sa)
-            for p in range(n):
-                lp = H_LP + p * H_LP_STRIDE
-                pax, pay = _to_world(hist[i, lp], hist[i, lp + 1], ca, sa)
-                pbx, pby = _to_world(hist[i, lp + 2], hist[i, lp + 3], cb, sb)
-                pax += pos[ba, 0]
-                pay += pos[ba, 1]
-                pbx += pos[bb, 0]
-                pby += pos[bb, 1]
-                dst = M_P1X + 4 * p
-                man[dst] = 0.5 * (pax + pbx)
-                man[dst + 1] = 0.5 * (pay + pby)
-                man[dst + 2] = (pbx - pax) * man[M_NX] + (pby - pay) * man[M_NY]
-                man[dst + 3] = hist[i, H_POINTS + p * H_STRIDE + H_ID]
-        else:
-            n = collide_pieces(verts, norms, ghost, piece_start[a], piece_count[a],
-                               piece_radius[a], (pos[ba, 0], pos[ba, 1], ca, sa),
-                               piece_start[b], piece_count[b], piece_radius[b],
-                               (pos[bb, 0], pos[bb, 1], cb, sb),
+            n = collide_pieces(verts, norms, ghost, piece_start[a], piece_count[a], piece_radius[a],
+                               frame_a, piece_start[b], piece_count[b], piece_radius[b], frame_b,
                                margin + reach, flip_tol, scratch_v, scratch_n, man)
-            hist[i, H_CACHE] = 0.0  # no cache unless written below
-            if reuse_tol > 0.0:
-                hist[i, H_CACHE] = 1.0 if small_b else 2.0
-                hist[i, H_RX] = rx
-                hist[i, H_RY] = ry
-                hist[i, H_RA] = ra
-                hist[i, H_REACH] = reach
-                nx = man[M_NX]
-                ny = man[M_NY]
-                hist[i, H_LNX], hist[i, H_LNY] = _to_local(nx, ny, ca, sa)
-                for p in range(n):
-                    src = M_P1X + 4 * p
-                    half = 0.5 * man[src + 2]
-                    lp = H_LP + p * H_LP_STRIDE
-                    hist[i, lp], hist[i, lp + 1] = _to_local(
-                        man[src] - half * nx - pos[ba, 0], man[src + 1] - half * ny - pos[ba, 1],
-                        ca, sa)
-                    hist[i, lp + 2], hist[i, lp + 3] = _to_local(
-                        man[src] + half * nx - pos[bb, 0], man[src + 1] + half * ny - pos[bb, 1],
-                        cb, sb)
-        old_count = int(hist[i, H_COUNT])
-        for p in range(old_count):
-            base = H_POINTS + p * H_STRIDE
-            old_id[p] = hist[i, base + H_ID]
-            old_ni[p] = hist[i, base + H_NI]
-            old_ti[p] = hist[i, base + H_TI]
-        if mixing == MIX_BOX2D:
-            rows[i, C_FRICTION] = math.sqrt(piece_friction[a] * piece_friction[b])
-            rows[i, C_RESTITUTION] = max(piece_restitution[a], piece_restitution[b])
-        else:
-            rows[i, C_FRICTION] = piece_friction[a] * piece_friction[b]
-            rows[i, C_RESTITUTION] = piece_restitution[a] * piece_restitution[b]
-        rows[i, C_COUNT] = float(n)
-        rows[i, C_TOUCHING] = 1.0 if n > 0 else 0.0
-        hist[i, H_COUNT] = float(n)
-        if n == 0:
-            continue
-        nx = man[M_NX]
-        ny = man[M_NY]
+            store_in_cache(hist, i, pose, reach, reuse_tol, frame_a, frame_b, man, n)
+        rows[i, C_FRICTION], rows[i, C_RESTITUTION] = _mixed_materials(
+            piece_friction, piece_restitution, a, b, mixing)
+        rows[i, C_SURFACE] = pieces.surface_speed[a] + pieces.surface_speed[b]
+        rows[i, C_ROLLING] = (max(pieces.rolling_resistance[a], pieces.rolling_resistance[b])
+                              * max(piece_radius[a], piece_radius[b]))
+        _write_row(rows, hist, i, man, n, com_a, com_b, piece_radius[a], piece_radius[b], last)
+    return 0
+
+
+@njit_exact_inline
+def _most_vertices(count):
+    """The largest vertex count of any piece (at least 1): sizes the clipping scratch."""
+    kmax = 1
+    for i in range(count.shape[0]):
+        kmax = max(kmax, count[i])
+    return kmax
+
+
+@njit_exact_inline
+def _rotations(angle):
+    """(n, 2) cos and sin of every body's angle."""
+    rot = np.empty((angle.shape[0], 2))
+    for k in range(angle.shape[0]):
+        rot[k, 0] = math.cos(angle[k])
+        rot[k, 1] = math.sin(angle[k])
+    return rot
+
+
+@njit_exact_inline
+def _fat_boxes_overlap(fat, a, b):
+    """Whether the fat boxes (min x, min y, max x, max y) of pieces a and b overlap."""
+    return not (fat[a, 0] > fat[b, 2] or fat[b, 0] > fat[a, 2]
+                or fat[a, 1] > fat[b, 3] or fat[b, 1] > fat[a, 3])
+
+
+@njit_exact_inline
+def _approach_reach(vel, angvel, extent, ba, bb, dt):
+    """How far bodies ba and bb can approach each other within ``dt``: their relative
+    speed plus each one's turn rate times its extent."""
+    dvx = vel[bb, 0] - vel[ba, 0]
+    dvy = vel[bb, 1] - vel[ba, 1]
+    return dt * (math.sqrt(dvx * dvx + dvy * dvy) + abs(angvel[ba]) * extent[ba]
+                 + abs(angvel[bb]) * extent[bb])
+
+
+@njit_exact_inline
+def _world_com(frame, com, k):
+    """Body k's centre of mass in the world, from its frame (x, y, cos, sin)."""
+    x, y, c, s = frame
+    return x + c * com[k, 0] - s * com[k, 1], y + s * com[k, 0] + c * com[k, 1]
+
+
+@njit_exact_inline
+def _mixed_materials(friction, restitution, a, b, mixing):
+    """Friction and restitution of the contact between pieces a and b."""
+    if mixing == MIX_BOX2D:
+        mixed = math.sqrt(friction[a] * friction[b]), max(restitution[a], restitution[b])
+    else:
+        mixed = friction[a] * friction[b], restitution[a] * restitution[b]
+    return mixed
+
+
+@njit_exact_inline
+def _write_row(rows, hist, i, man, n, com_a, com_b, radius_a, radius_b, last):
+    """Pair i's contact row from the manifold ``man`` (``n`` points): normal, and per
+    point anchors, core points, separation, feature id and the impulses it inherits
+    from last step's points; the pair's history keeps this step's points instead.
+    ``com_a``, ``com_b`` are the world centres of mass, ``radius_a``, ``radius_b`` the
+    pieces' rounding radii, ``last`` scratch for last step's points."""
+    last_count = _last_points(hist, i, last)
+    rows[i, C_COUNT] = float(n)
+    rows[i, C_TOUCHING] = 1.0 if n > 0 else 0.0
+    hist[i, H_COUNT] = float(n)
+    nx = man[M_NX]
+    ny = man[M_NY]
+    if n > 0:
         rows[i, C_NX] = nx
         rows[i, C_NY] = ny
-        for p in range(n):
-            src = M_P1X + 4 * p
-            px = man[src]
-            py = man[src + 1]
-            sep = man[src + 2]
-            fid = man[src + 3]
-            base = C_POINTS + p * P_STRIDE
-            rax = px - cax
-            ray = py - cay
-            rbx = px - cbx
-            rby = py - cby
-            rows[i, base + P_RAX] = rax
-            rows[i, base + P_RAY] = ray
-            rows[i, base + P_RBX] = rbx
-            rows[i, base + P_RBY] = rby
-            rows[i, base + P_SEP] = sep
-            # core points: the surfaces are sep apart around p, each core its radius
-            # behind its surface
-            ha = 0.5 * sep + piece_radius[a]
-            hb = 0.5 * sep + piece_radius[b]
-            qax = rax - ha * nx
-            qay = ray - ha * ny
-            qbx = rbx + hb * nx
-            qby = rby + hb * ny
-            rows[i, base + P_QAX] = qax
-            rows[i, base + P_QAY] = qay
-            rows[i, base + P_QBX] = qbx
-            rows[i, base + P_QBY] = qby
-            rows[i, base + P_ADJ] = sep - ((qbx - qax) * nx + (qby - qay) * ny)
-            rows[i, base + P_ID] = fid
-            ni = 0.0
-            ti = 0.0
-            for q in range(old_count):
-                if old_id[q] == fid:
-                    ni = old_ni[q]
-                    ti = old_ti[q]
-                    break
-            rows[i, base + P_NI] = ni
-            rows[i, base + P_TI] = ti
-            h = H_POINTS + p * H_STRIDE
-            hist[i, h + H_ID] = fid
-            hist[i, h + H_NI] = ni
-            hist[i, h + H_TI] = ti
-    return 0
+    for p in range(n):
+        src = M_P1X + MANIFOLD_POINT_STRIDE * p
+        px = man[src]
+        py = man[src + 1]
+        sep = man[src + 2]
+        fid = man[src + 3]
+        base = C_POINTS + p * P_STRIDE
+        rax = px - com_a[0]
+        ray = py - com_a[1]
+        rbx = px - com_b[0]
+        rby = py - com_b[1]
+        rows[i, base + P_RAX] = rax
+        rows[i, base + P_RAY] = ray
+        rows[i, base + P_RBX] = rbx
+        rows[i, base + P_RBY] = rby
+        rows[i, base + P_SEP] = sep
+        # core points: the surfaces are sep apart around p, each core its radius
+        # behind its surface
+        ha = 0.5 * sep + radius_a
+        hb = 0.5 * sep + radius_b
+        qax = rax - ha * nx
+        qay = ray - ha * ny
+        qbx = rbx + hb * nx
+        qby = rby + hb * ny
+        rows[i, base + P_QAX] = qax
+        rows[i, base + P_QAY] = qay
+        rows[i, base + P_QBX] = qbx
+        rows[i, base + P_QBY] = qby
+        rows[i, base + P_ADJ] = sep - ((qbx - qax) * nx + (qby - qay) * ny)
+        rows[i, base + P_ID] = fid
+        ni, ti = _inherited_impulses(last, last_count, fid)
+        rows[i, base + P_NI] = ni
+        rows[i, base + P_TI] = ti
+        h = H_POINTS + p * H_STRIDE
+        hist[i, h + H_ID] = fid
+        hist[i, h + H_NI] = ni
+        hist[i, h + H_TI] = ti
+
+
+@njit_exact_inline
+def _last_points(hist, i, last):
+    """Copy pair i's points of last step (feature id and impulses, H_* columns) from its
+    history into ``last`` (MAX_POINTS, H_STRIDE), before this step's replace them."""
+    count = int(hist[i, H_COUNT])
+    for p in range(count):
+        h = H_POINTS + p * H_STRIDE
+        last[p, H_ID] = hist[i, h + H_ID]
+        last[p, H_NI] = hist[i, h + H_NI]
+        last[p, H_TI] = hist[i, h + H_TI]
+    return count
+
+
+@njit_exact_inline
+def _inherited_impulses(last, count, fid):
+    """Warm starting: the normal and tangent impulses of the point among last step's
+    ``count`` points with feature id ``fid``, or zeros when none has it."""
+    # (a flag, not `break`: with a break in this loop Numba's reference-count pruning
+    # missed the inlined arrays, an atomic increment and decrement per pair; see _jit.py)
+    ni = 0.0
+    ti = 0.0
+    found = False
+    for q in range(count):
+        if not found and last[q, H_ID] == fid:
+            ni = last[q, H_NI]
+            ti = last[q, H_TI]
+            found = True
+    return ni, ti
 
 
 # Keep the imported manifold constants referenced for readers: points are copied
 # from the manifold record starting at M_P1X in strides of 4 (x, y, separation, id).
 assert M_P1Y == M_P1X + 1 and M_S1 == M_P1X + 2 and M_ID1 == M_P1X + 3 and M_COUNT == 2
+assert MANIFOLD_POINT_STRIDE == 4
 assert CONTACT_SIZE == C_POINTS + MAX_POINTS * P_STRIDE

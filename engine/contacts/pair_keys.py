@@ -8,7 +8,8 @@ import numpy as np
 
 from .._jit import njit
 
-PIECE_MASK = 0xFFFFFFFF
+PIECE_BITS = 32  # a key is (piece_a << PIECE_BITS) | piece_b
+PIECE_MASK = (1 << PIECE_BITS) - 1  # piece_b of a key: key & PIECE_MASK
 
 
 @njit

@@ -16,19 +16,21 @@ import numpy as np
 
 from . import pair_keys as _pairs
 from .narrowphase import update_contacts
-from .layout import CONTACT_SIZE, HIST_SIZE
+from .layout import CONTACT_SIZE, HIST_SIZE, RESULT_SIZE
 
 __all__ = ["PairSet"]
 
 
 class PairArrays(NamedTuple):
     """The pair set as the stage kernels take it: sorted keys (m,), histories (m,
-    HIST_SIZE), contact rows (m, CONTACT_SIZE) and the two bodies of each pair (2, >= m)."""
+    HIST_SIZE), contact rows (m, CONTACT_SIZE), the two bodies of each pair (2, >= m)
+    and the solver's results (m, RESULT_SIZE)."""
 
     keys: np.ndarray
     hist: np.ndarray
     rows: np.ndarray
     bodies: np.ndarray
+    results: np.ndarray
 
 
 class PairSet:
@@ -48,6 +50,8 @@ class PairSet:
         self.hist = np.empty((0, HIST_SIZE))
         self._row_buffer = np.empty((16, CONTACT_SIZE))
         self.rows = self._row_buffer[:0]
+        self._result_buffer = np.zeros((16, RESULT_SIZE))
+        self.results = self._result_buffer[:0]  # the solver's per-point report (layout R_*)
         self.bodies = np.empty((2, 16), np.int32)  # written by the narrowphase
         self._dropped = None  # the last narrowphase's keep flags, until compacted
 
@@ -56,7 +60,7 @@ class PairSet:
 
     def pieces(self):
         """The two pieces of every pair, as arrays."""
-        return self.keys >> 32, self.keys & _pairs.PIECE_MASK
+        return self.keys >> _pairs.PIECE_BITS, self.keys & _pairs.PIECE_MASK
 
     def reserve(self):
         """Room in the body and row buffers for every pair; ``rows`` covers them all."""
@@ -67,11 +71,13 @@ class PairSet:
             self.bodies = grown
         if self._row_buffer.shape[0] < m:
             self._row_buffer = np.empty((2 * m, CONTACT_SIZE))
+            self._result_buffer = np.zeros((2 * m, RESULT_SIZE))
         self.rows = self._row_buffer[:m]
+        self.results = self._result_buffer[:m]
 
     def arrays(self):
         """:class:`PairArrays` of the current pairs (after :meth:`reserve`)."""
-        return PairArrays(self.keys, self.hist, self.rows, self.bodies)
+        return PairArrays(self.keys, self.hist, self.rows, self.bodies, self.results)
 
     def add(self, new_keys):
         """Merge sorted unique ``new_keys`` in; new pairs start with an empty history."""
@@ -100,6 +106,7 @@ class PairSet:
             self._dropped = None
         self.reserve()
         _pairs.compact_rows(self.rows, keep)
+        _pairs.compact_rows(self.results, keep)
         self._shrink(_pairs.compact_pairs(self.keys, self.hist, self.bodies, keep))
 
     def compact_dropped(self):

@@ -14,10 +14,12 @@ import math
 import numpy as np
 
 from .._jit import njit, njit_inline
+from ..broadphase.filter_rule import pair_admitted
 from ..broadphase.tree_ops import META_ROOT, grown, tree_collect
 from ..geometry.convex import piece_box
-from ..constants import DYNAMIC, MOVED_BY_STEP, STATIC
-from ..collision.toi import _reach, piece_toi
+from ..constants import (CCD_CORE_FRACTION, CCD_THIN_ADVANCE, DYNAMIC, MOVED_BY_STEP, STATIC,
+                         TOI_TOLERANCE_FRACTION)
+from ..collision.toi import core_reach, piece_toi
 
 
 @njit_inline
@@ -76,84 +78,20 @@ def _body_sweep(pos0, angle0, pos, angle, com, i):
             pos[i, 0] + c1 * lx - s1 * ly, pos[i, 1] + s1 * lx + c1 * ly, angle[i], lx, ly)
 
 
-@njit
-def solve_continuous(fast, bodies, pieces, keys, trees, params):
-    """Clamp every fast body's motion to its first time of impact this step.
+@njit_inline
+def _paired_moving(fast, btype, piece_body, keys):
+    """The moving pieces the broadphase paired with each piece of a fast body, as lists
+    ``partner[first[p]:first[p + 1]]`` (int64; ``first`` (pieces + 1,)): a counting
+    sort of the pair keys by piece.
 
-    ``bodies``, ``pieces``: the world's ``BodyArrays`` and ``PieceArrays``; ``trees``:
-    the ``TreeArrays`` of the moving-body tree and of the static tree; ``params``: a
-    ``ContinuousParams`` (``slop``, ``safety``).
-
-    Parameters
-    ----------
-    fast : uint8 (n,)
-        From ``find_fast``; the bodies to sweep.
-    slop : float
-        Linear slop: a body is stopped with its surfaces ``slop`` apart (rounded
-        shapes: ``slop`` into each other), so the next step's contact touches.
-    safety : float
-        ``find_fast``'s fraction: a moving obstacle is swept against only when the
-        pair's *relative* motion is fast by the same test.
-    piece_*, verts, norms : the world's piece columns (``piece_fat``: the fat boxes the
-        broadphase left) and geometry pool.
-    btype, bullet, com, extent, min_extent, pos0, angle0, pos, angle, moved : body
-        columns (extents as ``find_fast`` uses them); ``pos0``/``angle0`` is
-        the pose when the step began, ``pos``/``angle`` where the solver left the body.
-        Clamped bodies get a new ``pos``/``angle`` and ``moved`` = 1.
-    keys : int64 (m,)
-        The tracked pair keys ``(piece_a << 32) | piece_b`` (the moving obstacles of
-        bodies that are not bullets come from these).
-    The seven arrays of the moving-body tree, then the static tree's.
-
-    Returns
-    -------
-    int: how many bodies were clamped.
-
-    Notes
-    -----
-    Candidates are the pieces whose fat boxes overlap the fast piece's swept box (the
-    union of its boxes at both ends, grown for the arc a turning corner bulges out
-    of its chord): static ones from the static tree; moving ones from the pieces the
-    broadphase already paired with it when its swept box lies inside its fat box (that
-    box was swept along its velocity at the step's start, so those pairs are the moving
-    bodies near its path), and from the moving tree otherwise (a bullet, or a body
-    set moving or turned within the step: a ball at rest struck at 80 m/s, which the
-    pair set alone let through a thin plank). Querying the moving tree for every fast
+    These are a fast piece's moving candidates while its swept box lies inside its fat
+    box: that box was swept along its velocity at the step's start, so those pairs are
+    the moving bodies near its path. A bullet, or a body set moving or turned within
+    the step (a ball at rest struck at 80 m/s, which the pair set alone let through a
+    thin plank), queries the moving tree instead. Querying the tree for every fast
     piece cost 0.65 us a piece, most of rain2000's continuous stage while the rain
-    falls. Box2D sweeps non-bullets against static shapes only. Other bodies are held at their end-of-step pose; a moving one is
-    skipped unless the pair's relative motion is fast by ``find_fast``'s test, and
-    other fast dynamic bodies are skipped: two fast bodies meet through their
-    speculative contact. When a piece already touches something at the start (a fast box sliding
-    on the ground) its TOI is 0; then, as Box2D does, a small circle (a quarter of
-    the piece's inner radius) at the piece's centre is swept instead, which still
-    catches the piece diving through that surface. If even that circle starts within
-    the target (a piece thinner than the slop), its centre may close half its distance
-    to the other piece and no more: the next contact then pushes it back out on the
-    side it came from.
+    falls. Box2D sweeps non-bullets against static shapes only.
     """
-    slop, safety = params
-    btype, bullet, com, extent, min_extent = (bodies.btype, bodies.bullet, bodies.com,
-                                              bodies.extent, bodies.min_extent)
-    pos0, angle0, pos, angle, moved = bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.moved
-    piece_body, piece_start, piece_count = pieces.body, pieces.start, pieces.count
-    piece_radius, piece_fat, verts, norms = pieces.radius, pieces.fat, pieces.verts, pieces.norms
-    aabb, parent, child1, child2, height, user, meta = trees[0]
-    s_aabb, s_parent, s_child1, s_child2, s_height, s_user, s_meta = trees[1]
-    n = btype.shape[0]
-    frac = np.ones(n)
-    out = np.empty(64, np.int64)
-    kmax = 1
-    for p in range(piece_count.shape[0]):
-        kmax = max(kmax, piece_count[p])
-    scratch = np.empty((2 * kmax + 1, 2))
-    center = np.empty((1, 2))
-    depth = 0
-    if meta[META_ROOT] >= 0:
-        depth = height[meta[META_ROOT]]
-    if s_meta[META_ROOT] >= 0:
-        depth = max(depth, s_height[s_meta[META_ROOT]])
-    stack = np.empty(depth + 2, np.int32)
-    # the paired moving pieces of every fast piece, as lists partner[first[p]:first[p + 1]]
     n_pieces = piece_body.shape[0]
     first = np.zeros(n_pieces + 1, np.int64)
     for k in range(keys.shape[0]):
@@ -176,42 +114,189 @@ def solve_continuous(fast, bodies, pieces, keys, trees, params):
         if fast[piece_body[b]] != 0 and btype[piece_body[a]] != STATIC:
             partner[fill[b]] = a
             fill[b] += 1
-    for p in range(n_pieces):
-        if piece_body[p] < 0:  # a free row
+    return first, partner
+
+
+@njit_inline
+def _query_stack(height, meta, s_height, s_meta):
+    """int32 stack for ``tree_collect`` on either tree: the deeper root's height + 2."""
+    depth = 0
+    if meta[META_ROOT] >= 0:
+        depth = height[meta[META_ROOT]]
+    if s_meta[META_ROOT] >= 0:
+        depth = max(depth, s_height[s_meta[META_ROOT]])
+    return np.empty(depth + 2, np.int32)
+
+
+@njit_inline
+def _toi_scratch(piece_count):
+    """float64 scratch for ``piece_toi`` of any two pieces (or a piece and a point)."""
+    kmax = 1
+    for p in range(piece_count.shape[0]):
+        kmax = max(kmax, piece_count[p])
+    return np.empty((2 * kmax + 1, 2))
+
+
+@njit_inline
+def _swept_box(verts, sp, kp, rp, pos0, angle0, pos, angle, com, i, slop):
+    """The box a piece (rows ``sp``, ``kp`` of ``verts``, radius ``rp``) of body ``i``
+    sweeps this step: the union of its boxes, grown by ``slop``, at the step's start
+    and end, grown by how far the arc a turning corner follows bulges out of its
+    chord."""
+    x0, y0, x1, y1 = piece_box(verts, sp, kp, rp, pos0[i, 0], pos0[i, 1],
+                               math.cos(angle0[i]), math.sin(angle0[i]), slop)
+    u0, v0, u1, v1 = piece_box(verts, sp, kp, rp, pos[i, 0], pos[i, 1],
+                               math.cos(angle[i]), math.sin(angle[i]), slop)
+    half = 0.5 * min(abs(angle[i] - angle0[i]), math.pi)
+    bulge = (1.0 - math.cos(half)) * core_reach(verts, sp, kp, com[i, 0], com[i, 1])
+    return min(x0, u0) - bulge, min(y0, v0) - bulge, max(x1, u1) + bulge, max(y1, v1) + bulge
+
+
+@njit_inline
+def _core_circle(verts, norms, sp, kp, rp):
+    """``(cx, cy, r)``: the circle swept instead of a piece that starts touching
+    (``_core_impact_time``), centred on the mean of its core vertices, with
+    ``CCD_CORE_FRACTION`` of its inner radius."""
+    cx = 0.0
+    cy = 0.0
+    for k in range(sp, sp + kp):
+        cx += verts[k, 0]
+        cy += verts[k, 1]
+    cx = cx / kp
+    cy = cy / kp
+    return cx, cy, CCD_CORE_FRACTION * _inner_radius(verts, norms, sp, kp, rp, cx, cy)
+
+
+@njit_inline
+def _inside_fat_box(x0, y0, x1, y1, piece_fat, p):
+    """Whether a swept box lies inside piece ``p``'s fat box."""
+    f0, f1, f2, f3 = piece_fat[p, 0], piece_fat[p, 1], piece_fat[p, 2], piece_fat[p, 3]
+    return x0 >= f0 and y0 >= f1 and x1 <= f2 and y1 <= f3
+
+
+@njit_inline
+def _moves_with(sw, moving, extent_i, extent_j, min_extent_i, safety):
+    """Whether a fast body (sweep ``sw``) moves with a moving one (``moving``): their
+    relative motion is slow by ``find_fast``'s test.
+
+    Against a moving body only relative motion can tunnel. Bodies that move fast
+    together (a pile in a tumbler, a box carried by a moving wall) meet through
+    speculative contacts; sweeping one against a neighbour pulled it back into the
+    pile, 8 cm every step.
+    """
+    rx = (sw[3] - sw[0]) - (moving[3] - moving[0])
+    ry = (sw[4] - sw[1]) - (moving[4] - moving[1])
+    rel = (math.sqrt(rx * rx + ry * ry) + abs(sw[5] - sw[2]) * extent_i
+           + abs(moving[5] - moving[2]) * extent_j)
+    return rel <= safety * min_extent_i
+
+
+@njit_inline
+def _core_impact_time(verts, norms, sp, kp, rp, sw, sq, kq, rq, other, slop, scratch, center):
+    """Time of impact of a piece that starts touching the other (its own TOI is 0: a
+    fast box sliding on the ground). As Box2D does, its core circle (``_core_circle``,
+    centred in ``center`` float64 (1, 2)) is swept instead, which still catches the
+    piece diving through that surface. If even that circle starts within the target (a
+    piece thinner than the slop), its centre may close half its distance to the other
+    piece and no more: the next contact then pushes it back out on the side it came
+    from."""
+    center[0, 0], center[0, 1], core_r = _core_circle(verts, norms, sp, kp, rp)
+    target = max(slop, core_r + rq - slop)
+    tol = TOI_TOLERANCE_FRACTION * slop
+    t, d = piece_toi(center, 0, 1, sw, verts, sq, kq, other, target, tol, scratch)[:2]
+    if t == 0.0 and d > 0.0:
+        t = piece_toi(center, 0, 1, sw, verts, sq, kq, other, CCD_THIN_ADVANCE * d, 0.0, scratch)[0]
+    return t
+
+
+@njit_inline
+def _clamp(bodies, i, t):
+    """Move body ``i`` back to fraction ``t`` of its sweep (angle and centre of mass
+    interpolated, as ``toi.py`` sweeps it); marks it moved."""
+    pos, angle, com = bodies.pos, bodies.angle, bodies.com
+    sw = _body_sweep(bodies.pos0, bodies.angle0, pos, angle, com, i)
+    a = sw[2] + t * (sw[5] - sw[2])
+    c = math.cos(a)
+    s = math.sin(a)
+    cx = sw[0] + t * (sw[3] - sw[0])
+    cy = sw[1] + t * (sw[4] - sw[1])
+    pos[i, 0] = cx - (c * com[i, 0] - s * com[i, 1])
+    pos[i, 1] = cy - (s * com[i, 0] + c * com[i, 1])
+    angle[i] = a
+    bodies.moved[i] = MOVED_BY_STEP
+
+
+@njit_inline
+def _clamp_bodies(bodies, frac):
+    """Clamp each body whose earliest impact ``frac`` (float64 (n,)) is before the
+    step's end; returns how many."""
+    clamped = 0
+    for i in range(frac.shape[0]):
+        t = frac[i]
+        if t >= 1.0:
             continue
+        _clamp(bodies, i, t)
+        clamped += 1
+    return clamped
+
+
+@njit_inline
+def _passes_one_way(one_way, shape, sw):
+    """Whether a body sweeping ``sw`` moves along the direction of one-way shape
+    ``shape`` (it passes through from the closed side: no impact)."""
+    dx = one_way[shape, 0]
+    dy = one_way[shape, 1]
+    return (dx != 0.0 or dy != 0.0) and (sw[3] - sw[0]) * dx + (sw[4] - sw[1]) * dy > 0.0
+
+
+@njit
+def solve_continuous(fast, bodies, pieces, candidates, params):
+    """Clamp every fast body's motion to its first time of impact this step.
+
+    ``fast`` uint8 (n,): the bodies to sweep (``find_fast``). ``bodies``, ``pieces``: the
+    world's ``BodyArrays`` and ``PieceArrays``; read are the pose when the step began
+    (``pos0``, ``angle0``) and where the solver left each body (``pos``, ``angle``), the
+    extents ``find_fast`` uses, ``bullet``, the pieces' geometry and the fat boxes the
+    broadphase left; clamped bodies get a new ``pos``/``angle`` and ``moved`` =
+    MOVED_BY_STEP. ``candidates``: ``(keys, tree, static_tree, rule, one_way)``, the
+    pair keys, the two trees' ``TreeArrays``, the ``PairRule`` (filtered shapes never
+    stop a body) and the shapes' one-way directions (s, 2). Sensors are not swept.
+    ``params``: ``slop`` (a body stops with its surfaces ``slop`` apart, rounded shapes
+    ``slop`` into each other) and ``safety`` (``find_fast``'s fraction, for relative
+    motion: ``_moves_with``). Returns how many bodies were clamped.
+
+    Each piece of a fast body is swept (``_swept_box``) against the candidates under
+    its box (its paired pieces, ``_paired_moving``, or the moving tree; and the static
+    tree), other bodies held at their end-of-step pose, and the body is clamped to the
+    earliest impact of its pieces (``_clamp``). Other fast dynamic bodies are skipped:
+    two fast bodies meet through their speculative contact. The time-of-impact call and
+    the paired-piece loop stay here: as inlined helpers, Numba kept atomic reference
+    counts per candidate (the paired loop: 4 % slower on rain2000).
+    """
+    slop, safety = params
+    btype, bullet, extent, min_extent = bodies.btype, bodies.bullet, bodies.extent, bodies.min_extent
+    pos0, angle0, pos, angle, com = bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com
+    piece_body, piece_start, piece_count = pieces.body, pieces.start, pieces.count
+    piece_radius, piece_fat, verts, norms = pieces.radius, pieces.fat, pieces.verts, pieces.norms
+    keys, tree, static_tree, rule, one_way = candidates
+    aabb, parent, child1, child2, height, user, meta = tree
+    s_aabb, s_parent, s_child1, s_child2, s_height, s_user, s_meta = static_tree
+    piece_sensor, piece_shape = pieces.sensor, pieces.shape
+    frac = np.ones(btype.shape[0])
+    first, partner = _paired_moving(fast, btype, piece_body, keys)
+    stack = _query_stack(height, meta, s_height, s_meta)
+    scratch = _toi_scratch(piece_count)
+    out = np.empty(64, np.int64)
+    center = np.empty((1, 2))
+    for p in range(piece_body.shape[0]):
         i = piece_body[p]
-        if fast[i] == 0:
+        if i < 0 or fast[i] == 0 or piece_sensor[p]:  # a free row, a slow body, a sensor
             continue
         sw = _body_sweep(pos0, angle0, pos, angle, com, i)
-        sp = piece_start[p]
-        kp = piece_count[p]
-        rp = piece_radius[p]
-        x0, y0, x1, y1 = piece_box(verts, sp, kp, rp, pos0[i, 0], pos0[i, 1],
-                                   math.cos(angle0[i]), math.sin(angle0[i]), slop)
-        u0, v0, u1, v1 = piece_box(verts, sp, kp, rp, pos[i, 0], pos[i, 1],
-                                   math.cos(angle[i]), math.sin(angle[i]), slop)
-        half = 0.5 * min(abs(angle[i] - angle0[i]), math.pi)
-        bulge = (1.0 - math.cos(half)) * _reach(verts, sp, kp, com[i, 0], com[i, 1])
-        x0 = min(x0, u0) - bulge
-        y0 = min(y0, v0) - bulge
-        x1 = max(x1, u1) + bulge
-        y1 = max(y1, v1) + bulge
-        # core circle for the start-touching fallback
-        cx = 0.0
-        cy = 0.0
-        for k in range(sp, sp + kp):
-            cx += verts[k, 0]
-            cy += verts[k, 1]
-        center[0, 0] = cx / kp
-        center[0, 1] = cy / kp
-        core_r = 0.25 * _inner_radius(verts, norms, sp, kp, rp, center[0, 0], center[0, 1])
-        # Candidates (see the notes), but not this body's own pieces, nor other fast
-        # dynamic bodies'. Within its fat box a body takes its paired pieces and the
-        # static tree; a bullet, or a body that left its fat box, searches both trees.
-        paired = (bullet[i] == 0 and x0 >= piece_fat[p, 0] and y0 >= piece_fat[p, 1]
-                  and x1 <= piece_fat[p, 2] and y1 <= piece_fat[p, 3])
-        hits = 0
-        if paired:
+        sp, kp, rp = piece_start[p], piece_count[p], piece_radius[p]
+        x0, y0, x1, y1 = _swept_box(verts, sp, kp, rp, pos0, angle0, pos, angle, com, i, slop)
+        if bullet[i] == 0 and _inside_fat_box(x0, y0, x1, y1, piece_fat, p):
+            hits = 0
             for k in range(first[p], first[p + 1]):
                 if hits == out.shape[0]:
                     out = grown(out)
@@ -219,59 +304,29 @@ def solve_continuous(fast, bodies, pieces, keys, trees, params):
                 hits += 1
         else:
             out, hits = tree_collect(aabb, child1, child2, height, user, meta[META_ROOT],
-                                     x0, y0, x1, y1, stack, out, hits)
+                                     x0, y0, x1, y1, stack, out, 0)
         out, hits = tree_collect(s_aabb, s_child1, s_child2, s_height, s_user, s_meta[META_ROOT],
                                  x0, y0, x1, y1, stack, out, hits)
         for h in range(hits):
             q = out[h]
             j = piece_body[q]
-            if j == i or (fast[j] != 0 and btype[j] != STATIC):
+            if j == i or (fast[j] != 0 and btype[j] != STATIC) or not pair_admitted(rule, p, q):
                 continue
-            if btype[j] != STATIC:
-                # Against a moving body only relative motion can tunnel. Bodies that
-                # move fast together (a pile in a tumbler, a box carried by a moving
-                # wall) meet through speculative contacts; sweeping one against a
-                # neighbour pulled it back into the pile, 8 cm every step.
-                moving = _body_sweep(pos0, angle0, pos, angle, com, j)
-                rx = (sw[3] - sw[0]) - (moving[3] - moving[0])
-                ry = (sw[4] - sw[1]) - (moving[4] - moving[1])
-                rel = (math.sqrt(rx * rx + ry * ry) + abs(sw[5] - sw[2]) * extent[i]
-                       + abs(moving[5] - moving[2]) * extent[j])
-                if rel <= safety * min_extent[i]:
-                    continue
+            if _passes_one_way(one_way, piece_shape[q], sw):
+                continue
+            if btype[j] != STATIC and _moves_with(sw, _body_sweep(pos0, angle0, pos, angle, com, j),
+                                                  extent[i], extent[j], min_extent[i], safety):
+                continue
             # The other body is held at its end pose (as in Box2D): a body stopped at
-            # its first touch of that pose is not run into by the rest of the other
-            # body's motion.
+            # its first touch of that pose is not run into by the rest of its motion.
             other = (pos[j, 0], pos[j, 1], angle[j], pos[j, 0], pos[j, 1], angle[j], 0.0, 0.0)
-            rq = piece_radius[q]
+            sq, kq, rq = piece_start[q], piece_count[q], piece_radius[q]
             target = max(slop, rp + rq - slop)
-            t = piece_toi(verts, sp, kp, sw, verts, piece_start[q], piece_count[q], other,
-                          target, 0.25 * slop, scratch)[0]
-            if t == 0.0:
-                target = max(slop, core_r + rq - slop)
-                t, d = piece_toi(center, 0, 1, sw, verts, piece_start[q], piece_count[q],
-                                 other, target, 0.25 * slop, scratch)[:2]
-                if t == 0.0 and d > 0.0:
-                    # a piece thinner than the slop starts with its centre within the
-                    # target: let the centre close half its distance, never cross
-                    t = piece_toi(center, 0, 1, sw, verts, piece_start[q], piece_count[q],
-                                  other, 0.5 * d, 0.0, scratch)[0]
+            t = piece_toi(verts, sp, kp, sw, verts, sq, kq, other, target,
+                          TOI_TOLERANCE_FRACTION * slop, scratch)[0]
+            if t == 0.0:  # starts touching: sweep its core circle instead
+                t = _core_impact_time(verts, norms, sp, kp, rp, sw, sq, kq, rq, other, slop,
+                                      scratch, center)
             if 0.0 < t < frac[i]:
                 frac[i] = t
-    clamped = 0
-    for i in range(n):
-        t = frac[i]
-        if t >= 1.0:
-            continue
-        sw = _body_sweep(pos0, angle0, pos, angle, com, i)
-        a = sw[2] + t * (sw[5] - sw[2])
-        c = math.cos(a)
-        s = math.sin(a)
-        cx = sw[0] + t * (sw[3] - sw[0])
-        cy = sw[1] + t * (sw[4] - sw[1])
-        pos[i, 0] = cx - (c * com[i, 0] - s * com[i, 1])
-        pos[i, 1] = cy - (s * com[i, 0] + c * com[i, 1])
-        angle[i] = a
-        moved[i] = MOVED_BY_STEP
-        clamped += 1
-    return clamped
+    return _clamp_bodies(bodies, frac)

@@ -2,9 +2,11 @@
 
 One call advances every body by one step ``dt`` in ``substeps`` substeps of ``h``::
 
+    bodies' centres of mass and velocities into the solver state (_centers_of_mass,
+        _start_state)
     order the contacts with points by colour (coloring.py); integrate free bodies
-    gather solver rows (effective masses, approach speeds; contact_solver.py)
-    for each substep:
+    gather solver rows (effective masses, approach speeds; solver_rows.py)
+    for each substep (_substeps; passes in contact_solver.py):
         integrate velocities (gravity, forces, damping) of bodies in contact
         warm start (apply last impulses)
         solve, biased: soft contacts push penetration out (at most ``pushout`` m/s)
@@ -12,6 +14,7 @@ One call advances every body by one step ``dt`` in ``substeps`` substeps of ``h`
         relax, unbiased: removes the velocity the bias added, and solves friction
     restitution (one pass, approach speeds above the threshold only)
     scatter the impulses back to the contact rows (warm starting next step)
+    velocities and poses back to the body columns (_write_back)
 
 Penetration is resolved along each contact's normal by the soft constraint ("positional
 resolution" without a separate position pass); the separation of a point is predicted
@@ -28,12 +31,13 @@ import math
 
 import numpy as np
 
-from .._jit import njit
+from .._jit import njit, njit_inline
 from .coloring import order_contacts
-from .contact_solver import WORK_SIZE, gather, restitution, scatter, solve, warm_start
+from .contact_solver import relax, restitution, solve, warm_start
 from .integrate import integrate_free, integrate_positions, integrate_velocities
 from .body_state import STATE_SIZE, S_QC, S_VX, S_VY, S_W
-from ..constants import MOVED_BY_HAND, STATIC
+from .solver_rows import WORK_SIZE, gather, scatter
+from ..constants import MAX_HERTZ_FRACTION, MOVED_BY_HAND, STATIC, STATIC_HERTZ_FACTOR
 
 
 @njit
@@ -46,6 +50,99 @@ def _softness(hertz, zeta, h):
     a2 = h * omega * a1
     a3 = 1.0 / (1.0 + a2)
     return omega / a1, a2 * a3, a3
+
+
+@njit_inline
+def _contact_softness(hertz, zeta, h, inv_h):
+    """``(soft_dyn, soft_static)``: the softness of contacts between moving bodies, and
+    of contacts with a static or kinematic body (``STATIC_HERTZ_FACTOR`` times the
+    hertz), both clamped to ``MAX_HERTZ_FRACTION`` of the substep rate (Box2D
+    ``b2World_Step``: ``contactSoftness``, ``staticSoftness``)."""
+    hz = min(hertz, MAX_HERTZ_FRACTION * inv_h)
+    soft_dyn = _softness(hz, zeta, h)
+    soft_static = _softness(min(STATIC_HERTZ_FACTOR * hertz, MAX_HERTZ_FRACTION * inv_h), zeta, h)
+    return soft_dyn, soft_static
+
+
+@njit_inline
+def _centers_of_mass(pos, angle, com):
+    """float64 (n, 2): each body's centre of mass in world coordinates (the solver moves
+    bodies about it; ``pos`` is the body origin)."""
+    n = pos.shape[0]
+    center = np.empty((n, 2))
+    for i in range(n):
+        center[i, 0] = pos[i, 0]
+        center[i, 1] = pos[i, 1]
+        if com[i, 0] != 0.0 or com[i, 1] != 0.0:  # most bodies are centred: no trig
+            c = math.cos(angle[i])
+            s = math.sin(angle[i])
+            center[i, 0] += c * com[i, 0] - s * com[i, 1]
+            center[i, 1] += s * com[i, 0] + c * com[i, 1]
+    return center
+
+
+@njit_inline
+def _start_state(vel, angvel):
+    """float64 (n, STATE_SIZE): the bodies' velocities, no displacement, no rotation."""
+    n = vel.shape[0]
+    state = np.zeros((n, STATE_SIZE))
+    for i in range(n):
+        state[i, S_VX] = vel[i, 0]
+        state[i, S_VY] = vel[i, 1]
+        state[i, S_W] = angvel[i]
+        state[i, S_QC] = 1.0
+    return state
+
+
+@njit_inline
+def _substeps(bodies, params, h, in_contact, state, center, center0, work, wa, wb):
+    """The substep loop over the bodies in contact (Box2D v3 ``b2SolverStage_*`` order):
+    integrate velocities, warm start, solve (biased), integrate positions, relax."""
+    substeps, gx, gy, hertz, zeta = params.substeps, params.gx, params.gy, params.hertz, params.zeta
+    pushout, impact_gap, max_speed, max_rotation = (params.pushout, params.impact_gap,
+                                                    params.max_speed, params.max_rotation)
+    inv_h = 1.0 / h
+    soft_dyn, soft_static = _contact_softness(hertz, zeta, h, inv_h)
+    for sub in range(substeps):
+        # Alternate the order of a manifold's two points between substeps so that the
+        # Gauss-Seidel bias of solving one point first does not accumulate into spin.
+        reverse = sub % 2 == 1
+        integrate_velocities(h, gx, gy, bodies.btype, in_contact, bodies.inv_mass,
+                             bodies.inv_inertia, bodies.force, bodies.torque, bodies.lin_damp,
+                             bodies.ang_damp, bodies.gravity_scale, state, max_speed,
+                             max_rotation)
+        warm_start(work, wa, wb, state)
+        solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap, reverse)
+        integrate_positions(h, bodies.btype, in_contact, state, center, bodies.angle, center0)
+        relax(work, wa, wb, state, inv_h, impact_gap, reverse)
+
+
+@njit_inline
+def _write_back(bodies, state, center, angle0):
+    """Velocities and body origins (from the centres of mass) back to the body columns;
+    forces cleared; ``moved`` set where the pose changed."""
+    btype, com, force, torque = bodies.btype, bodies.com, bodies.force, bodies.torque
+    pos, angle, vel, angvel, moved = bodies.pos, bodies.angle, bodies.vel, bodies.angvel, bodies.moved
+    for i in range(btype.shape[0]):
+        vel[i, 0] = state[i, S_VX]
+        vel[i, 1] = state[i, S_VY]
+        angvel[i] = state[i, S_W]
+        force[i, 0] = 0.0
+        force[i, 1] = 0.0
+        torque[i] = 0.0
+        if btype[i] == STATIC:
+            continue
+        x = center[i, 0]
+        y = center[i, 1]
+        if com[i, 0] != 0.0 or com[i, 1] != 0.0:
+            c = math.cos(angle[i])
+            s = math.sin(angle[i])
+            x -= c * com[i, 0] - s * com[i, 1]
+            y -= s * com[i, 0] + c * com[i, 1]
+        # Moved: the broadphase must re-box this body's pieces next step.
+        moved[i] = x != pos[i, 0] or y != pos[i, 1] or angle[i] != angle0[i] or moved[i] == MOVED_BY_HAND
+        pos[i, 0] = x
+        pos[i, 1] = y
 
 
 @njit
@@ -81,89 +178,44 @@ def step_bodies(bodies, pairs, params):
         Contact rows from the narrowphase; impulses accumulate in place.
     hist : float64 (m, HIST_SIZE)
         The pairs' history; receives the accumulated impulses for warm starting.
+    results : float64 (m, RESULT_SIZE)
+        Receives each point's impulses over the step and its approach speed.
     """
-    dt, substeps, gx, gy, hertz, zeta, pushout, restitution_threshold, impact_gap, \
-        max_speed, max_rotation = params
-    btype, inv_mass, inv_inertia, com = bodies.btype, bodies.inv_mass, bodies.inv_inertia, bodies.com
-    force, torque, lin_damp, ang_damp = bodies.force, bodies.torque, bodies.lin_damp, bodies.ang_damp
-    gravity_scale, pos, angle, vel = bodies.gravity_scale, bodies.pos, bodies.angle, bodies.vel
-    angvel, moved = bodies.angvel, bodies.moved
+    substeps = params.substeps
+    h = params.dt / substeps
     rows, hist = pairs.rows, pairs.hist
     m = rows.shape[0]
     cba = pairs.bodies[0, :m]
     cbb = pairs.bodies[1, :m]
-    n = btype.shape[0]
-    h = dt / substeps
-    inv_h = 1.0 / h
-    center = np.empty((n, 2))
-    for i in range(n):
-        center[i, 0] = pos[i, 0]
-        center[i, 1] = pos[i, 1]
-        if com[i, 0] != 0.0 or com[i, 1] != 0.0:  # most bodies are centred: no trig
-            c = math.cos(angle[i])
-            s = math.sin(angle[i])
-            center[i, 0] += c * com[i, 0] - s * com[i, 1]
-            center[i, 1] += s * com[i, 0] + c * com[i, 1]
+    n = bodies.btype.shape[0]
+    center = _centers_of_mass(bodies.pos, bodies.angle, bodies.com)
     center0 = center.copy()
-    angle0 = angle.copy()
-    state = np.zeros((n, STATE_SIZE))
-    for i in range(n):
-        state[i, S_VX] = vel[i, 0]
-        state[i, S_VY] = vel[i, 1]
-        state[i, S_W] = angvel[i]
-        state[i, S_QC] = 1.0
-    hz = min(hertz, 0.25 * inv_h)
-    soft_dyn = _softness(hz, zeta, h)
-    soft_static = _softness(min(2.0 * hertz, 0.25 * inv_h), zeta, h)
+    angle0 = bodies.angle.copy()
+    state = _start_state(bodies.vel, bodies.angvel)
 
     # Contacts with points, in colour order; bodies that touch one are integrated
     # substep by substep around the contact passes, free ones in one go.
     order = np.empty(rows.shape[0], np.int32)
     in_contact = np.zeros(n, np.uint8)
-    order = order[:order_contacts(rows, cba, cbb, inv_mass, inv_inertia, order, in_contact)]
-    integrate_free(substeps, h, gx, gy, btype, in_contact, inv_mass, inv_inertia, force, torque,
-                   lin_damp, ang_damp, gravity_scale, state, max_speed, max_rotation, center,
-                   angle)
+    order = order[:order_contacts(rows, cba, cbb, bodies.inv_mass, bodies.inv_inertia, order,
+                                  in_contact)]
+    integrate_free(substeps, h, params.gx, params.gy, bodies.btype, in_contact, bodies.inv_mass,
+                   bodies.inv_inertia, bodies.force, bodies.torque, bodies.lin_damp,
+                   bodies.ang_damp, bodies.gravity_scale, state, params.max_speed,
+                   params.max_rotation, center, bodies.angle)
 
     # The passes run over solver rows built from the active rows in that order
-    # (contact_solver.py): contiguous reads, where the rows themselves interleave
+    # (solver_rows.py): contiguous reads, where the rows themselves interleave
     # active and empty pairs (rain2000: 9400 rows, 6000 active, 3.3 MB, beyond L2).
     count = order.shape[0]
     work = np.empty((count, WORK_SIZE))
     wa = np.empty(count, np.int32)
     wb = np.empty(count, np.int32)
-    gather(rows, order, cba, cbb, inv_mass, inv_inertia, state, work, wa, wb)
-    for sub in range(substeps if count > 0 else 0):  # no contacts: every body was free
-        # Alternate the order of a manifold's two points between substeps so that the
-        # Gauss-Seidel bias of solving one point first does not accumulate into spin.
-        reverse = sub % 2 == 1
-        integrate_velocities(h, gx, gy, btype, in_contact, inv_mass, inv_inertia, force, torque,
-                             lin_damp, ang_damp, gravity_scale, state, max_speed, max_rotation)
-        warm_start(work, wa, wb, state)
-        solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap, True, reverse)
-        integrate_positions(h, btype, in_contact, state, center, angle, center0)
-        solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap, False,
-              reverse)
-    restitution(work, wa, wb, state, restitution_threshold)
-    scatter(work, order, rows, hist)
-
-    for i in range(n):
-        vel[i, 0] = state[i, S_VX]
-        vel[i, 1] = state[i, S_VY]
-        angvel[i] = state[i, S_W]
-        force[i, 0] = 0.0
-        force[i, 1] = 0.0
-        torque[i] = 0.0
-        if btype[i] == STATIC:
-            continue
-        x = center[i, 0]
-        y = center[i, 1]
-        if com[i, 0] != 0.0 or com[i, 1] != 0.0:
-            c = math.cos(angle[i])
-            s = math.sin(angle[i])
-            x -= c * com[i, 0] - s * com[i, 1]
-            y -= s * com[i, 0] + c * com[i, 1]
-        # Moved: the broadphase must re-box this body's pieces next step.
-        moved[i] = x != pos[i, 0] or y != pos[i, 1] or angle[i] != angle0[i] or moved[i] == MOVED_BY_HAND
-        pos[i, 0] = x
-        pos[i, 1] = y
+    gather(rows, order, cba, cbb, bodies.inv_mass, bodies.inv_inertia, state, work, wa, wb)
+    if count > 0:  # no contacts: every body was free
+        _substeps(bodies, params, h, in_contact, state, center, center0, work, wa, wb)
+    restitution(work, wa, wb, state, params.restitution_threshold)
+    results = pairs.results
+    results[:] = 0.0  # rows the solver does not visit report nothing
+    scatter(work, order, rows, hist, results)
+    _write_back(bodies, state, center, angle0)

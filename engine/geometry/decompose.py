@@ -23,19 +23,20 @@ import numpy as np
 __all__ = ["validate_polygon", "is_convex", "decompose", "interior_edges", "outline_cones",
            "insert_outline_vertices", "REL_TOL"]
 
-from .outline import REL_TOL, _box_pairs, _cross, _eps, _next, _offsets, _point_segment_distance, _side, is_convex, validate_polygon
+from .outline import (REL_TOL, box_pairs, chord_offset, chord_offsets, cross, is_convex, length_tolerance,
+                      point_segment_distance, successors, validate_polygon)
 
 
 def _cast(q, c, d, eps):
     """Nearest boundary hit of the ray q[c] + t d, t > 0: ("vertex", j, t) or ("edge", j, t, point)."""
     m = len(q)
     rel = q - q[c]
-    t, h = rel @ d, _cross(d[0], d[1], rel[:, 0], rel[:, 1])  # along the ray; offset from it
+    t, h = rel @ d, cross(d[0], d[1], rel[:, 0], rel[:, 1])  # along the ray; offset from it
     # A vertex within eps of the line is hit exactly (seed 003's special case): no sliver, no Steiner
     # point next to a vertex. Edges count only with their ends strictly on both sides.
     tv = np.where((np.abs(h) <= eps) & (t > eps), t, np.inf)
     tv[[(c - 1) % m, c, (c + 1) % m]] = np.inf
-    h1, t1 = _next(h), _next(t)
+    h1, t1 = successors(h), successors(t)
     edge = ((h > eps) & (h1 < -eps)) | ((h < -eps) & (h1 > eps))
     with np.errstate(divide="ignore", invalid="ignore"):
         te = np.where(edge, t + (t1 - t) * h / (h - h1), np.inf)
@@ -55,7 +56,7 @@ def _tidy(q, rx, eps):
     while dirty and m >= 3:
         k = dirty.pop()
         a, b, c = q[k - 1].tolist(), q[k].tolist(), q[(k + 1) % m].tolist()
-        side = _side(a, b, c)
+        side = chord_offset(a, b, c)
         if abs(side) <= eps or np.hypot(b[0] - a[0], b[1] - a[1]) <= eps:
             q, rx, m = np.delete(q, k, axis=0), np.delete(rx, k), m - 1
             dirty = {d - (d > k) for d in dirty} | {(k - 1) % m, k % m}
@@ -79,7 +80,7 @@ def _cut(q, rx, c, hit, eps):
 
 
 def _split(p, eps):
-    pieces, queue = [], deque([(p, _offsets(p) > eps)])
+    pieces, queue = [], deque([(p, chord_offsets(p) > eps)])
     budget = 2 * len(p) + 8  # each cut removes a reflex vertex: never reached on valid input
     while queue:
         q, rx = queue.popleft()
@@ -115,11 +116,11 @@ def _earclip(p, eps):
 
     def inside(a, b, k):  # vertices k within tol to the left of a->b
         ex, ey = xs[b] - xs[a], ys[b] - ys[a]
-        return _cross(ex, ey, x[k] - xs[a], y[k] - ys[a]) >= -tol * (ex * ex + ey * ey) ** 0.5
+        return cross(ex, ey, x[k] - xs[a], y[k] - ys[a]) >= -tol * (ex * ex + ey * ey) ** 0.5
 
     while left > 3:
         a, c = prv[i], nxt[i]
-        ear = -_side((xs[a], ys[a]), (xs[i], ys[i]), (xs[c], ys[c])) > tol
+        ear = -chord_offset((xs[a], ys[a]), (xs[i], ys[i]), (xs[c], ys[c])) > tol
         if ear:
             k = cand[(cand != a) & (cand != i) & (cand != c)]
             ear = not (inside(a, i, k) & inside(i, c, k) & inside(c, a, k)).any()
@@ -134,7 +135,7 @@ def _earclip(p, eps):
         alive[i] = False
         cand, i = np.flatnonzero(alive), a
     tris.append((prv[i], i, nxt[i]))
-    if _side(*(p[v] for v in tris[-1])) >= 0.0:
+    if chord_offset(*(p[v] for v in tris[-1])) >= 0.0:
         raise RuntimeError("ear clipping left an inverted triangle (numerically degenerate polygon)")
     return tris
 
@@ -157,7 +158,7 @@ def _hertel_mehlhorn(p, tris, eps):
         return t
 
     def side(a, b, c):
-        return _side((xs[a], ys[a]), (xs[b], ys[b]), (xs[c], ys[c]))
+        return chord_offset((xs[a], ys[a]), (xs[b], ys[b]), (xs[c], ys[c]))
 
     for u, v in diagonals:
         pa, pb = find(owner[(v, u)]), find(owner[(u, v)])
@@ -200,8 +201,8 @@ def decompose(vertices, method="auto"):
     if method not in ("auto", "split", "earclip"):
         raise ValueError(f"unknown method {method!r}; use 'auto', 'split' or 'earclip'")
     p = validate_polygon(vertices)
-    eps = _eps(p)
-    if not (_offsets(p) > eps).any():
+    eps = length_tolerance(p)
+    if not (chord_offsets(p) > eps).any():
         return [p]
     results = []
     for name in ("earclip", "split") if method == "auto" else (method,):
@@ -243,26 +244,26 @@ def interior_edges(pieces, polygon):
     [[False, False, False, True], [False, True, False, False]]
     """
     p = validate_polygon(polygon)
-    eps, n = _eps(p), len(p)
+    eps, n = length_tolerance(p), len(p)
     qs = [np.asarray(piece, dtype=np.float64) for piece in pieces]
     if not qs:
         return []
-    a, b = np.concatenate(qs), np.concatenate([_next(q) for q in qs])
+    a, b = np.concatenate(qs), np.concatenate([successors(q) for q in qs])
     # Candidates by boxes, not by shared vertices: an edge may start at a vertex, cross the interior,
     # pass a reflex vertex and end along a boundary edge that touches neither of its ends.
-    sa, sb = np.concatenate([p, a]), np.concatenate([_next(p), b])
+    sa, sb = np.concatenate([p, a]), np.concatenate([successors(p), b])
     e, f = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
-    for i, j in _box_pairs(np.minimum(sa, sb) - eps, np.maximum(sa, sb) + eps):
+    for i, j in box_pairs(np.minimum(sa, sb) - eps, np.maximum(sa, sb) + eps):
         mixed = (i < n) != (j < n)  # a boundary edge against a piece edge
         e.append(np.where(i < n, i, j)[mixed])
         f.append(np.where(i < n, j, i)[mixed] - n)
     e, f = np.concatenate(e), np.concatenate(f)
-    d = _next(p)[e] - p[e]
+    d = successors(p)[e] - p[e]
     length = np.hypot(d[:, 0], d[:, 1])
     u = d / length[:, None]
     r0, r1 = a[f] - p[e], b[f] - p[e]
     t0, t1 = (r0 * u).sum(axis=1), (r1 * u).sum(axis=1)
-    along = np.maximum(np.abs(_cross(*u.T, *r0.T)), np.abs(_cross(*u.T, *r1.T))) <= eps
+    along = np.maximum(np.abs(cross(*u.T, *r0.T)), np.abs(cross(*u.T, *r1.T))) <= eps
     overlap = np.minimum(np.maximum(t0, t1), length) - np.maximum(np.minimum(t0, t1), 0.0)
     cut = np.ones(len(a), dtype=bool)
     cut[f[along & (overlap > eps)]] = False
@@ -300,8 +301,8 @@ def outline_cones(pieces, polygon):
     [0.0, 1.0, 1.0, -0.0]
     """
     p = validate_polygon(polygon)
-    eps = _eps(p)
-    e = _next(p) - p
+    eps = length_tolerance(p)
+    e = successors(p) - p
     normal = np.column_stack((e[:, 1], -e[:, 0])) / np.hypot(e[:, 0], e[:, 1])[:, None]
     index = {(x, y): j for j, (x, y) in enumerate(p.tolist())}
     cones = []
@@ -316,7 +317,7 @@ def outline_cones(pieces, polygon):
             if j is not None:
                 cone[i, :2], cone[i, 2:] = normal[j - 1], normal[j]
                 continue
-            dist, _ = _point_segment_distance(x, y, p[:, 0], p[:, 1], p[:, 0] + e[:, 0], p[:, 1] + e[:, 1])
+            dist, _ = point_segment_distance(x, y, p[:, 0], p[:, 1], p[:, 0] + e[:, 0], p[:, 1] + e[:, 1])
             j = int(np.argmin(dist))
             # Off the outline (a split cut that ended on an earlier cut): no normal at all.
             cone[i, :2] = cone[i, 2:] = normal[j] if dist[j] <= eps else 0.0
@@ -350,15 +351,15 @@ def insert_outline_vertices(pieces, polygon):
     [4, 5]
     """
     p = validate_polygon(polygon)
-    eps = _eps(p)
+    eps = length_tolerance(p)
     out = []
     for piece in pieces:
         q = np.asarray(piece, dtype=np.float64)
-        a, d = q, _next(q) - q
+        a, d = q, successors(q) - q
         length = np.hypot(d[:, 0], d[:, 1])
         rel = p[None, :, :] - a[:, None, :]  # (edges, outline vertices, 2)
         along = (rel * d[:, None, :]).sum(axis=2) / length[:, None]
-        off = _cross(d[:, None, 0], d[:, None, 1], rel[..., 0], rel[..., 1]) / length[:, None]
+        off = cross(d[:, None, 0], d[:, None, 1], rel[..., 0], rel[..., 1]) / length[:, None]
         inside = (np.abs(off) <= eps) & (along > eps) & (along < length[:, None] - eps)
         if not inside.any():
             out.append(q)

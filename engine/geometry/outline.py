@@ -19,11 +19,14 @@ REL_TOL = 1e-10  # of the bounding-box diagonal: ~1e6 x double rounding, far bel
 _TOUCH = "holes and touching boundaries are not supported (the boundary may not meet itself)"
 
 
-def _eps(p):
+def length_tolerance(p):
+    """``REL_TOL`` times the bounding-box diagonal of points ``p`` (n, 2): the one length every
+    duplicate, collinearity and touching test uses (module docstring)."""
     return REL_TOL * float(np.hypot(*np.ptp(p, axis=0))) if len(p) else 0.0
 
 
-def _cross(ax, ay, bx, by):
+def cross(ax, ay, bx, by):
+    """z of the cross product of (ax, ay) and (bx, by); floats or arrays."""
     return ax * by - ay * bx
 
 
@@ -31,25 +34,28 @@ def _prev(a):  # np.roll(a, 1, axis=0) without its ~10 us of overhead (called pe
     return np.concatenate((a[-1:], a[:-1]))
 
 
-def _next(a):  # np.roll(a, -1, axis=0)
+def successors(a):
+    """Each row's cyclic successor: ``np.roll(a, -1, axis=0)`` without its overhead."""
     return np.concatenate((a[1:], a[:1]))
 
 
-def _offsets(p):
+def chord_offsets(p):
     """Signed distance of each vertex to the left of the chord of its neighbours (CCW: > 0 reflex)."""
-    ac, ab = _next(p) - _prev(p), p - _prev(p)
+    ac, ab = successors(p) - _prev(p), p - _prev(p)
     length = np.hypot(ac[:, 0], ac[:, 1])
-    return _cross(ac[:, 0], ac[:, 1], ab[:, 0], ab[:, 1]) / np.where(length > 0.0, length, np.inf)
+    return cross(ac[:, 0], ac[:, 1], ab[:, 0], ab[:, 1]) / np.where(length > 0.0, length, np.inf)
 
 
-def _side(a, b, c):
-    """Scalar :func:`_offsets` for one vertex b between a and c."""
+def chord_offset(a, b, c):
+    """Scalar :func:`chord_offsets` for one vertex b between a and c."""
     ex, ey = c[0] - a[0], c[1] - a[1]
     norm = (ex * ex + ey * ey) ** 0.5
-    return _cross(ex, ey, b[0] - a[0], b[1] - a[1]) / norm if norm > 0.0 else 0.0
+    return cross(ex, ey, b[0] - a[0], b[1] - a[1]) / norm if norm > 0.0 else 0.0
 
 
-def _point_segment_distance(px, py, ax, ay, bx, by):
+def point_segment_distance(px, py, ax, ay, bx, by):
+    """``(distance, t)`` from point p to segment a-b, t the clamped parameter of the closest
+    point (floats or arrays)."""
     ex, ey = bx - ax, by - ay
     t = np.clip(((px - ax) * ex + (py - ay) * ey) / np.maximum(ex * ex + ey * ey, 1e-300), 0.0, 1.0)
     return np.hypot(ax + t * ex - px, ay + t * ey - py), t
@@ -57,11 +63,11 @@ def _point_segment_distance(px, py, ax, ay, bx, by):
 
 def _crosses(ax, ay, bx, by, cx, cy, dx, dy):
     """Segments a-b and c-d cross at one interior point (exact sign tests; arrays or floats)."""
-    return ((_cross(bx - ax, by - ay, cx - ax, cy - ay) * _cross(bx - ax, by - ay, dx - ax, dy - ay) < 0)
-            & (_cross(dx - cx, dy - cy, ax - cx, ay - cy) * _cross(dx - cx, dy - cy, bx - cx, by - cy) < 0))
+    return ((cross(bx - ax, by - ay, cx - ax, cy - ay) * cross(bx - ax, by - ay, dx - ax, dy - ay) < 0)
+            & (cross(dx - cx, dy - cy, ax - cx, ay - cy) * cross(dx - cx, dy - cy, bx - cx, by - cy) < 0))
 
 
-def _box_pairs(lo, hi, block=256):
+def box_pairs(lo, hi, block=256):
     """Yield index arrays (i, j) of overlapping boxes, each unordered pair once: a sort-and-sweep on x
     (one searchsorted), a y filter, in blocks to bound memory. ~14 ms to validate 1000 vertices; a
     pure-Python pair loop needs ~0.25 s for the crossing test alone."""
@@ -106,8 +112,8 @@ def _drop_collinear(p, idx, eps):
     """Remove collinear vertices, every other one of a run per round (each removal is judged against
     neighbours that stay, so the tolerance cannot accumulate); a reversal is an error."""
     while len(p) >= 3:
-        on_line = np.abs(_offsets(p)) <= eps
-        back = on_line & (((p - _prev(p)) * (_next(p) - p)).sum(axis=1) <= 0.0)
+        on_line = np.abs(chord_offsets(p)) <= eps
+        back = on_line & (((p - _prev(p)) * (successors(p) - p)).sum(axis=1) <= 0.0)
         if back.any():
             raise ValueError(f"the boundary doubles back on itself at vertex {idx[np.argmax(back)]} "
                              "(a zero-width spike); " + _TOUCH)
@@ -125,14 +131,14 @@ def _drop_collinear(p, idx, eps):
 
 def _find_intersection(p, eps):
     """First pair (kind, i, j) of non-adjacent edges that cross ("cross") or come within eps ("touch")."""
-    n, b = len(p), _next(p)
+    n, b = len(p), successors(p)
     found = {}
-    for i, j in _box_pairs(np.minimum(p, b) - eps, np.maximum(p, b) + eps):
+    for i, j in box_pairs(np.minimum(p, b) - eps, np.maximum(p, b) + eps):
         gap = np.abs(i - j)
         m = (gap != 1) & (gap != n - 1)
         i, j = np.minimum(i[m], j[m]), np.maximum(i[m], j[m])
         ends = [(p[i], p[j], b[j]), (b[i], p[j], b[j]), (p[j], p[i], b[i]), (b[j], p[i], b[i])]
-        dist = np.min([_point_segment_distance(*u.T, *v.T, *w.T)[0] for u, v, w in ends], axis=0)
+        dist = np.min([point_segment_distance(*u.T, *v.T, *w.T)[0] for u, v, w in ends], axis=0)
         for kind, mask in (("cross", _crosses(*p[i].T, *b[i].T, *p[j].T, *b[j].T)), ("touch", dist <= eps)):
             if mask.any():
                 k = np.lexsort((j[mask], i[mask]))[0]
@@ -160,11 +166,11 @@ def _describe(pts, idx, kind, ei, ej):
             if _crosses(*seg(e), *seg(f)):
                 return f"the polygon is self-intersecting: edges {name(e)} and {name(f)} cross; " \
                        "only simple polygons are allowed"
-    eps = _eps(pts)
+    eps = length_tolerance(pts)
     for a, other in ((ei, ej), (ej, ei)):
         for v in (int(idx[a]), int(idx[(a + 1) % m])):
             for e in chain(other):
-                d, t = _point_segment_distance(*pts[v], *seg(e))
+                d, t = point_segment_distance(*pts[v], *seg(e))
                 w = e if t < 0.5 else (e + 1) % n
                 if d <= eps and np.hypot(*(pts[v] - pts[w])) <= eps:
                     return f"vertices {min(v, w)} and {max(v, w)} coincide; " + _TOUCH
@@ -209,20 +215,20 @@ def validate_polygon(vertices):
         k = int(np.argmin(np.isfinite(pts).all(axis=1)))
         raise ValueError(f"vertex {k} is {tuple(pts[k].tolist())}: coordinates must be finite "
                          "(no NaN or infinity)")
-    eps = _eps(pts)
+    eps = length_tolerance(pts)
     idx = np.flatnonzero(_distinct(pts, eps)) if len(pts) else np.arange(0)
     if len(idx) < 3:
         raise ValueError(f"the polygon has {len(idx)} distinct point(s) after removing consecutive "
                          "duplicates; at least 3 are required")
     p = pts[idx]
     far = p[np.argmax(np.hypot(*(p - p[0]).T))] - p[0]
-    if np.all(np.abs(_cross(*far, *(p - p[0]).T)) <= eps * np.hypot(*far)):
+    if np.all(np.abs(cross(*far, *(p - p[0]).T)) <= eps * np.hypot(*far)):
         raise ValueError("all points are collinear, so the polygon has zero area; it needs a positive area")
     p, idx = _drop_collinear(p, idx, eps)
     hit = _find_intersection(p, eps)
     if hit is not None:
         raise ValueError(_describe(pts, idx, *hit))
-    area = 0.5 * np.sum(_cross(*p.T, *_next(p).T))
+    area = 0.5 * np.sum(cross(*p.T, *successors(p).T))
     if abs(area) <= REL_TOL * (eps / REL_TOL) ** 2:
         raise ValueError(f"the polygon has zero area ({area:g}); it needs a positive area")
     return np.ascontiguousarray(p[::-1] if area < 0 else p)
@@ -248,5 +254,5 @@ def is_convex(vertices):
     (True, False)
     """
     p = np.asarray(vertices, dtype=np.float64)
-    ccw = len(p) >= 3 and np.sum(_cross(*p.T, *_next(p).T)) > 0
-    return bool(ccw and not (_offsets(p) > _eps(p)).any())
+    ccw = len(p) >= 3 and np.sum(cross(*p.T, *successors(p).T)) > 0
+    return bool(ccw and not (chord_offsets(p) > length_tolerance(p)).any())

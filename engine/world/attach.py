@@ -13,15 +13,16 @@ from ..broadphase.proxies import fat_box
 from ..constants import DYNAMIC, STATIC
 from ..geometry.mass import combine, min_extent
 
-__all__ = ["new_shape_id", "write_filter", "free_shape_id", "attach_pieces", "detach_pieces", "reinsert_pieces", "update_mass",
+__all__ = ["compact_geometry", "new_shape_id", "write_filter", "free_shape_id", "attach_pieces", "detach_pieces", "reinsert_pieces", "update_mass",
            "refilter_pairs", "drop_pairs_of_body"]
 
 
-def new_shape_id(state, row, filter_):
+def new_shape_id(state, row, filter_, sensor):
     """A free shape id (a row of the shape store) for a shape on body ``row``."""
     shapes = state.shapes
     sid = shapes.alloc()
     shapes.body[sid] = row
+    shapes.sensor[sid] = sensor
     write_filter(state, sid, filter_)
     while len(state.shape_handles) <= sid:
         state.shape_handles.append(None)
@@ -38,7 +39,19 @@ def write_filter(state, sid, filter_):
 
 
 def free_shape_id(state, sid):
-    """Give shape id ``sid`` back (its shape was removed)."""
+    """Give shape id ``sid`` back (its shape was removed); its touching pairs end at the
+    next step's events."""
+    for keys, ended in (("touching", "pending_ends"), ("overlapping", "pending_sensor_ends")):
+        current = getattr(state, keys)
+        mine = ((current >> 32) == sid) | ((current & 0xFFFFFFFF) == sid)
+        if mine.any():
+            setattr(state, ended, list(getattr(state, ended)) + [int(k) for k in current[mine]])
+            setattr(state, keys, current[~mine])
+            if state.handlers:  # separate callbacks still get both handles
+                for k in current[mine]:
+                    a, b = int(k >> 32), int(k & 0xFFFFFFFF)
+                    state.removed_handles[int(k)] = (state.shape_handles[a], state.shape_handles[b])
+    state.one_way_count -= int(state.shapes.one_way[sid].any())
     state.shape_handles[sid] = None
     state.shapes.release(sid)
 
@@ -59,6 +72,7 @@ def attach_pieces(state, row, shape_id, shape, friction, restitution):
         p = P.alloc()
         P.body[p] = row
         P.shape[p] = shape_id
+        P.sensor[p] = state.shapes.sensor[shape_id]
         P.start[p] = g0 + starts[k]
         P.count[p] = starts[k + 1] - starts[k]
         P.radius[p] = shape._radius
@@ -68,17 +82,45 @@ def attach_pieces(state, row, shape_id, shape, friction, restitution):
         P.node[p] = state.tree_of(p).insert(P.fat[p], p)
         pieces.append(p)
     state.mark_placed(row)
+    pieces = np.array(pieces, dtype=np.int64)
+    if state.shapes.sensor[shape_id]:
+        state.sensor_pieces = np.union1d(state.sensor_pieces, pieces)
     state.touch(shapes=True)
-    return np.array(pieces, dtype=np.int64)
+    return pieces
 
 
 def detach_pieces(state, pieces):
-    """Remove ``pieces`` from the trees, the pair set and the piece store."""
+    """Remove ``pieces`` from the trees, the pair set and the piece store; their vertex
+    rows are freed by compacting the geometry pool once half of it is free."""
+    state.sensor_pieces = np.setdiff1d(state.sensor_pieces, pieces)
+    state.free_vertices += int(state.pieces.count[pieces].sum())
     for p in pieces:
         state.tree_of(p).remove(int(state.pieces.node[p]))
         state.pieces.release(p)
     a, b = state.pairs.pieces()
     state.pairs.keep(~(np.isin(a, pieces) | np.isin(b, pieces)))
+    if state.free_vertices > max(64, state.geometry.used // 2):
+        compact_geometry(state)
+    state.touch(shapes=True)
+
+
+def compact_geometry(state):
+    """Move the live pieces' vertex rows to the front of the geometry pool, in order,
+    and point the pieces at their new rows (the pool's free rows are given back)."""
+    P, G = state.pieces, state.geometry
+    live = np.flatnonzero(P.body[:P.used] >= 0)
+    keep = np.zeros(G.used, bool)
+    starts, counts = P.start[live], P.count[live]
+    rows = np.repeat(starts, counts) + (np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts))
+    keep[rows] = True
+    new_row = np.cumsum(keep) - 1
+    P.start[live] = new_row[starts]
+    n = int(keep.sum())
+    for column in (G.verts, G.norms, G.ghost):
+        column[:n] = column[:G.used][keep]
+    G.truncate(n)
+    P.version += 1
+    state.free_vertices = 0
     state.touch(shapes=True)
 
 
@@ -87,7 +129,7 @@ def reinsert_pieces(state, pieces, moved_trees=False):
     ``moved_trees`` their tree is chosen anew (the body type changed)."""
     P = state.pieces
     for p in pieces:
-        if moved_trees:
+        if moved_trees and not P.sensor[p]:  # a sensor's piece stays in the sensor tree
             old = state.static_tree if state.tree_of(p) is state.tree else state.tree
             old.remove(int(P.node[p]))
             P.node[p] = state.tree_of(p).insert(P.fat[p], p)
@@ -143,6 +185,8 @@ def update_mass(state, row, attached):
         b.mass[row], b.inv_mass[row] = 1.0, 1.0  # documented: unit mass, no rotation
         b.inertia[row] = b.inv_inertia[row] = 0.0
     b.extent[row] = extent
+    if b.fixed_rotation[row]:
+        b.inertia[row] = b.inv_inertia[row] = 0.0
     # The centre moved by d: keep the material points' velocity, v follows w x d.
     c, s = math.cos(b.angle[row]), math.sin(b.angle[row])
     dx, dy = b.com[row] - old_com

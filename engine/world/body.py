@@ -4,18 +4,18 @@ A ``Body`` holds the world's state and a key; every property reads or writes the
 NumPy columns, so the handle costs nothing per step. Once the body is destroyed the key
 maps to no row and every access raises, so a handle can never read another body's data.
 """
+import numpy as np
+
 from .._checks import as_float, as_non_negative, as_positive, as_vec2
 from ..constants import DYNAMIC
-from ..geometry.shapes import Shape
 from . import attach
+from .body_shapes import BodyShapes
 from .body_type import BodyType
-from .filter import Filter
-from .shape_handle import ShapeHandle
 
 __all__ = ["Body"]
 
 
-class Body:
+class Body(BodyShapes):
     """A rigid body in a :class:`~engine.World`; create it with ``world.create_body``.
 
     ``position`` is the body origin (the frame its shapes are given in); ``velocity`` is
@@ -69,7 +69,7 @@ class Body:
 
     @property
     def id(self):
-        """An int naming this body for its life (never reused in its world):
+        """An int naming this body for its life (never given to another body of its world):
         ``world.body(id)`` returns the handle."""
         self._row()
         return self._key
@@ -245,6 +245,33 @@ class Body:
         return self._state.world_center(self._row())
 
     @property
+    def fixed_rotation(self):
+        """True for a body that never turns (a character that must not tip over): its
+        rotational inertia is infinite (pymunk: ``moment = inf``; Box2D: ``fixedRotation``)
+        and ``inertia`` reads 0. Setting it stops the body's spin.
+
+        Examples
+        --------
+        >>> from engine import World, Polygon
+        >>> world = World()
+        >>> player = world.create_body()
+        >>> _ = player.add_shape(Polygon.box(0.5, 1.0))
+        >>> player.fixed_rotation = True
+        >>> player.apply_torque(100.0); world.step(1 / 60); player.angle
+        0.0
+        """
+        return bool(self._state.bodies.fixed_rotation[self._row()])
+
+    @fixed_rotation.setter
+    def fixed_rotation(self, value):
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"fixed_rotation must be True or False, got {value!r}")
+        self._set("fixed_rotation", bool(value))
+        if value:
+            self._state.bodies.angvel[self._row()] = 0.0
+        self._update_mass()
+
+    @property
     def bullet(self):
         """Sweep this body for continuous collision every step, however slowly it moves.
 
@@ -256,93 +283,9 @@ class Body:
 
     @bullet.setter
     def bullet(self, value):
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"bullet must be True or False, got {value!r}")
         self._set("bullet", bool(value))
-
-    # -- shapes -----------------------------------------------------------------------
-    def add_shape(self, shape, density=1.0, friction=0.6, restitution=0.0, *, filter=None,
-                  user_data=None):
-        """Attach ``shape`` (given in the body frame); returns a :class:`ShapeHandle`.
-
-        Mass, centre of mass and inertia are recomputed from all attached shapes.
-
-        Parameters
-        ----------
-        shape : Circle, Segment or Polygon
-            The geometry in the body's frame; one shape may be attached to many bodies.
-        density : float
-            Mass per square meter, kg/m^2, > 0 (only dynamic bodies have mass).
-        friction : float
-            Coulomb friction coefficient >= 0, mixed with the other shape's
-            (``World.mixing``).
-        restitution : float
-            Bounciness >= 0: 0 none, 1 elastic; mixed with the other shape's.
-        filter : Filter, optional
-            Collision categories, mask and group (default ``Filter()``: category 1,
-            colliding with everything).
-        user_data : object, optional
-            Anything to keep with the shape (``handle.user_data``).
-        """
-        if not isinstance(shape, Shape):
-            raise TypeError(f"shape must be a Circle, Segment or Polygon, got {type(shape).__name__}")
-        density = as_positive(density, "density")
-        friction = as_non_negative(friction, "friction")
-        restitution = as_non_negative(restitution, "restitution")
-        filter = Filter() if filter is None else filter
-        if not isinstance(filter, Filter):
-            raise TypeError(f"filter must be an engine.Filter, got {type(filter).__name__}")
-        state = self._state
-        state.check_unlocked()
-        i = self._row()
-        sid = attach.new_shape_id(state, i, filter)
-        pieces = attach.attach_pieces(state, i, sid, shape, friction, restitution)
-        handle = ShapeHandle(self, sid, shape, density, friction, restitution, pieces, filter)
-        handle.user_data = user_data
-        state.shape_handles[sid] = handle
-        self._shapes.append(handle)
-        self._update_mass()
-        return handle
-
-    def remove_shape(self, handle):
-        """Detach a shape added with :meth:`add_shape`.
-
-        Mass, centre of mass and inertia are recomputed from the remaining shapes.
-
-        Parameters
-        ----------
-        handle : ShapeHandle
-            The handle :meth:`add_shape` returned (``ValueError`` if it is not attached
-            to this body).
-        """
-        self._state.check_unlocked()
-        self._row()
-        if not isinstance(handle, ShapeHandle) or handle not in self._shapes:
-            raise ValueError(f"{handle!r} is not attached to {self!r}")
-        self._shapes.remove(handle)
-        self._detach(handle)
-        self._update_mass()
-
-    @property
-    def shapes(self):
-        """The attached shapes' handles, in the order they were added."""
-        self._row()
-        return list(self._shapes)
-
-    def _pieces(self):
-        return [p for h in self._shapes for p in h._pieces]
-
-    def _update_mass(self):
-        attach.update_mass(self._state, self._row(), self._shapes)
-
-    def _detach(self, handle):
-        attach.detach_pieces(self._state, handle._pieces)
-        attach.free_shape_id(self._state, handle._id)
-        handle._body = None  # the handle raises from now on
-
-    def _detach_all(self):
-        """Remove every shape (the body is being destroyed)."""
-        for h in self._shapes:
-            self._detach(h)
-        self._shapes = []
 
     # -- forces -----------------------------------------------------------------------
     def _arm(self, point):

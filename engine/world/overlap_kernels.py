@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from .._jit import njit_exact as njit, njit_inline
+from .._jit import njit_exact as njit, njit_exact_inline as njit_inline
 from ..broadphase.tree_ops import grown
 from ..collision.manifold import MANIFOLD_SIZE, collide_pieces
 from ..collision.point_query import piece_outline_distance
@@ -16,7 +16,7 @@ from ..collision.shape_pairs import PACK_GHOST, PACK_NX, PACK_VX
 from ..geometry.convex import direction, piece_box
 from ..geometry.seam_rows import GHOST_SIZE
 from .query_forest import (N_LINK, PT_C, PT_COUNT, PT_RADIUS, PT_S, PT_SHAPE, PT_START, PT_X, PT_Y,
-                            forest_collect, forest_stack)
+                           TREES, forest_collect, forest_stack)
 
 
 @njit_inline
@@ -89,7 +89,7 @@ def query_points(px, py, limit, nearest, mask, forest, geo, shape_pieces):
     seen = np.zeros(shape_pieces[0].shape[0] - 1, np.uint8)
     found = (np.empty(8, np.int64), np.empty((8, 3)), 0, limit)
     stack = forest_stack(forest)[0]
-    for w in range(2):
+    for w in range(TREES):
         if roots[w] < 0:
             continue
         stack[0] = roots[w]

@@ -37,8 +37,8 @@ def accepted_pieces(state, filter, sensors):
 
     ``filter`` None admits every shape; a :class:`~engine.Filter` admits a shape when
     ``filter.collides_with(shape's filter)`` (Box2D's pair rule, groups included: a query
-    filter with a shape's negative group skips that shape's group). Free piece rows
-    (``pieces.body`` -1) are never accepted.
+    filter with a shape's negative group skips that shape's group). Sensor shapes are
+    accepted only with ``sensors``. Free piece rows (``pieces.body`` -1) never are.
 
     Parameters
     ----------
@@ -67,10 +67,9 @@ def accepted_pieces(state, filter, sensors):
         crossed = (((shapes.category[:m] & np.uint64(filter.mask)) != 0)
                    & ((shapes.mask[:m] & np.uint64(filter.category)) != 0))
         ok = np.where(same, filter.group > 0, crossed)
-    # -- sensors: a sensor shape is reported only when ``sensors`` is True. --------------
-    # Sensor shapes are being added (a ``sensor`` column of ``state.shapes``); until that
-    # column exists no shape is a sensor and this line is skipped.
-    if not sensors and hasattr(shapes, "sensor"):
+    # -- sensors: a sensor shape (``add_shape(..., sensor=True)``) is reported only when
+    # ``sensors`` is True (Box2D's queries report sensors unless filtered; pymunk's do).
+    if not sensors:
         ok &= shapes.sensor[:m] == 0
     live = pieces.body[:n] >= 0
     accepted = np.zeros(n, dtype=np.uint8)
@@ -95,8 +94,7 @@ def _view(state):
     if view.epoch != state.epoch or view.bodies_version != state.bodies.version:
         b, p, g = state.bodies, state.pieces, state.geometry
         nb, n = b.used, p.used
-        trees = tuple((t.aabb, t.child1, t.child2, t.height, t.user, t.meta)
-                      for t in (state.tree.arrays, state.static_tree.arrays))
+        trees = tuple((t.aabb, t.child1, t.child2, t.height, t.user, t.meta) for t in state.trees())
         nodes, roots, ptab = query_snapshot(b.pos[:nb], b.angle[:nb], p.body[:n], p.shape[:n],
                                             p.start[:n], p.count[:n], p.radius[:n], g.verts, trees)
         view.forest = (nodes, roots)

@@ -1,13 +1,13 @@
-"""The queries' snapshot of the world: both broadphase trees with exact boxes, and the
-piece table. Built by :func:`query_snapshot` on the first query after the world changed
-(``queries.py`` keeps it); read by the kernels of ``query_kernels.py`` and
-``overlap_kernels.py``.
+"""The queries' snapshot of the world: the three broadphase trees (moving, static,
+sensor) with exact boxes, and the piece table. Built by :func:`query_snapshot` on the
+first query after the world changed (``queries.py`` keeps it); read by the kernels of
+``query_kernels.py`` and ``overlap_kernels.py``.
 
-- ``forest = (nodes, roots)``: both trees' nodes packed in depth-first order, each
+- ``forest = (nodes, roots)``: the trees' nodes packed in depth-first order, each
   ``(x0, y0, x1, y1, link)`` with the box *exact* at the current poses (a leaf: its
   piece's box; a parent: the union of its children) and ``link`` the right child's index
   (the left child is the next node) or ``-1 - piece`` for a leaf; ``roots`` int64
-  ``(moving root, static root, depth)``, -1 for an empty tree.
+  ``(moving root, static root, sensor root, depth)``, -1 for an empty tree.
 - ``geo = (ptab, verts, norms, ghost)``: per piece row its pose and geometry (``PT_*``
   columns), and the geometry pool.
 
@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 
-from .._jit import njit_exact as njit, njit_inline
+from .._jit import njit_exact as njit, njit_exact_inline as njit_inline
 from ..broadphase.tree_ops import META_NODES, META_ROOT, grown
 from ..geometry.convex import piece_box
 
@@ -40,13 +40,15 @@ PT_COUNT = 7
 PT_SHAPE = 8  # shape id
 PT_SIZE = 9
 N_LINK = 4  # column of a node: right child, or -1 - piece for a leaf
+TREES = 3  # the moving, static and sensor trees; ``roots[TREES]`` is the forest's depth
 
 
 @njit
 def query_snapshot(pos, angle, piece_body, piece_shape, piece_start, piece_count, piece_radius,
                    verts, trees):
     """``(nodes, roots, ptab)`` of the module docstring for the world's current poses;
-    ``trees``: the moving and static trees' ``(aabb, child1, child2, height, user, meta)``."""
+    ``trees``: the moving, static and sensor trees' ``(aabb, child1, child2, height, user,
+    meta)`` (``state.trees()``)."""
     n = piece_body.shape[0]
     ptab = np.zeros((n, PT_SIZE))
     for q in range(n):
@@ -62,11 +64,14 @@ def query_snapshot(pos, angle, piece_body, piece_shape, piece_start, piece_count
             ptab[q, PT_START] = piece_start[q]
             ptab[q, PT_COUNT] = piece_count[q]
             ptab[q, PT_SHAPE] = piece_shape[q]
-    nodes = np.empty((trees[0][5][META_NODES] + trees[1][5][META_NODES], 5))
-    roots = np.full(3, -1, np.int64)
-    roots[2] = 0
+    size = 0
+    for w in range(TREES):
+        size += trees[w][5][META_NODES]
+    nodes = np.empty((size, 5))
+    roots = np.full(TREES + 1, -1, np.int64)
+    roots[TREES] = 0
     m = 0
-    for w in range(2):
+    for w in range(TREES):
         _, child1, child2, height, user, meta = trees[w]
         if meta[META_ROOT] < 0:
             continue
@@ -84,7 +89,7 @@ def query_snapshot(pos, angle, piece_body, piece_shape, piece_start, piece_count
             node = stack[top, 0]
             if stack[top, 1] >= 0:
                 nodes[stack[top, 1], N_LINK] = m
-            roots[2] = max(roots[2], stack[top, 2])
+            roots[TREES] = max(roots[TREES], stack[top, 2])
             if height[node] > 0:
                 depth = stack[top, 2] + 1
                 stack[top, 0] = child2[node]
@@ -119,7 +124,7 @@ def query_snapshot(pos, angle, piece_body, piece_shape, piece_start, piece_count
 def forest_stack(forest):
     """Node and entry-fraction stacks deep enough for the forest (near child on top: at
     most one pending sibling per level)."""
-    depth = forest[1][2] + 2
+    depth = forest[1][TREES] + 2
     return np.empty(depth, np.int64), np.empty(depth)
 
 
@@ -128,7 +133,7 @@ def forest_collect(forest, x0, y0, x1, y1, stack, out, n):
     """Append the pieces whose exact boxes overlap ``[x0, y0, x1, y1]`` (touching counts)
     to ``out[n:]``: ``(out, n)``, ``out`` grown (a new array) when full."""
     nodes, roots = forest
-    for w in range(2):
+    for w in range(TREES):
         if roots[w] < 0:
             continue
         stack[0] = roots[w]

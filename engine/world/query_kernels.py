@@ -13,12 +13,12 @@ import math
 
 import numpy as np
 
-from .._jit import njit_exact as njit, njit_inline
-from ..broadphase.tree_ops import grown
+from .._jit import njit_exact as njit, njit_exact_inline as njit_inline
+from ..broadphase.tree_ops import META_ROOT, grown, tree_collect
 from ..collision.ray_cast import ray_cast_piece
 from ..collision.toi import MISS, shapes_toi
-from .query_forest import (N_LINK, PT_ANGLE, PT_C, PT_COUNT, PT_RADIUS, PT_S, PT_SHAPE, PT_START, PT_X,
-                           PT_Y, forest_collect, forest_stack)
+from .query_forest import (N_LINK, PT_ANGLE, PT_C, PT_COUNT, PT_RADIUS, PT_S, PT_SHAPE, PT_START,
+                           PT_X, PT_Y, TREES, forest_collect, forest_stack)
 
 
 @njit_inline
@@ -75,9 +75,11 @@ def _ray_search(px, py, dx, dy, mask, forest, geo, stacks, found, clip):
     """Search the forest along the ray ``p + t d``, t in [0, 1]: ``(best, pieces, hits, n)``.
 
     With ``clip``, ``best = (piece, t, shape id, nx, ny)`` is the closest hit (piece -1
-    on a miss): each hit clips the search (Box2D's ``b2DynamicTree_RayCast`` and its
-    ``maxFraction``) and the child the ray enters first is searched first. Without, every
-    hit is appended to ``found = (pieces, hits)`` (rows ``(t, nx, ny)``; grown when full).
+    on a miss) of the pieces that do not hold ``p`` (a hit at t = 0: Box2D's
+    ``b2World_CastRayClosest`` skips those too): each hit clips the search (Box2D's
+    ``b2DynamicTree_RayCast`` and its ``maxFraction``) and the child the ray enters first
+    is searched first. Without, every hit is appended to ``found = (pieces, hits)`` (rows
+    ``(t, nx, ny)``; grown when full), those at t = 0 included.
     """
     nodes, roots = forest
     stack, enter = stacks
@@ -88,7 +90,7 @@ def _ray_search(px, py, dx, dy, mask, forest, geo, stacks, found, clip):
     zy = dy == 0.0
     ix = 0.0 if zx else 1.0 / dx
     iy = 0.0 if zy else 1.0 / dy
-    for w in range(2):
+    for w in range(TREES):
         if roots[w] < 0:
             continue
         hit, enter[0] = _hits(nodes, roots[w], px, py, ix, iy, zx, zy, best[1])
@@ -123,7 +125,7 @@ def _ray_search(px, py, dx, dy, mask, forest, geo, stacks, found, clip):
             if mask[q] == 0:
                 continue
             t, nx, ny = _ray_piece(geo, q, px, py, dx, dy)
-            if t < 0.0:
+            if t < 0.0 or (clip and t == 0.0):  # the closest hit skips shapes holding p
                 continue
             if clip:  # the closer hit; ties to the lower shape id, then the lower piece row
                 sid = int(geo[0][q, PT_SHAPE])
@@ -156,8 +158,8 @@ def ray_search(px, py, dx, dy, mask, forest, geo, stacks, found):
 
 @njit
 def ray_cast_first(px, py, ex, ey, mask, forest, geo):
-    """The closest hit of the ray from ``p`` to ``e`` (``World.ray_cast``):
-    ``(shape id, t, hit x, hit y, nx, ny)``, shape id -1 on a miss."""
+    """The closest hit of the ray from ``p`` to ``e`` (``World.ray_cast``), shapes holding
+    ``p`` skipped: ``(shape id, t, hit x, hit y, nx, ny)``, shape id -1 on a miss."""
     dx = ex - px
     dy = ey - py
     none = (np.empty(0, np.int64), np.empty((0, 3)))
@@ -203,7 +205,8 @@ def ray_cast_batch(starts, ends, mask, forest, geo, fraction, point, normal, sha
     """The closest hit of every ray ``starts[i]`` -> ``ends[i]`` (``World.ray_cast_many``),
     written to ``fraction`` (k,), ``point`` (k, 2), ``normal`` (k, 2), ``shape_id`` (k,):
     a miss is fraction 1, the end point, normal (0, 0), shape id -1. Each ray's answer is
-    the one :func:`ray_cast_first` gives; the rays are searched in a cache-friendly order."""
+    the one :func:`ray_cast_first` gives (shapes holding its start skipped); the rays are
+    searched in a cache-friendly order."""
     stacks = forest_stack(forest)
     none = (np.empty(0, np.int64), np.empty((0, 3)))
     order = _coherent_order(starts, forest[0], forest[1])
@@ -240,6 +243,24 @@ def ray_cast_every(px, py, ex, ey, mask, forest, geo):
     _, pieces, hits, n = ray_search(px, py, ex - px, ey - py, mask, forest, geo, forest_stack(forest),
                                     found)
     return pieces[:n].copy(), hits[:n].copy()
+
+
+@njit
+def tree_candidates(aabb, child1, child2, height, user, meta,
+                s_aabb, s_child1, s_child2, s_height, s_user, s_meta, x0, y0, x1, y1, out):
+    """Pieces under the box [x0, y0, x1, y1] in two broadphase trees (their fat boxes):
+    ``(out, count)``, ``out`` grown (a new array) when the pieces do not fit. For the sensor
+    stage (``sensor_kernels.py``); the queries search their snapshot instead."""
+    depth = 0
+    if meta[META_ROOT] >= 0:
+        depth = height[meta[META_ROOT]]
+    if s_meta[META_ROOT] >= 0:
+        depth = max(depth, s_height[s_meta[META_ROOT]])
+    stack = np.empty(depth + 2, np.int32)
+    out, n = tree_collect(aabb, child1, child2, height, user, meta[META_ROOT], x0, y0, x1, y1,
+                          stack, out, 0)
+    return tree_collect(s_aabb, s_child1, s_child2, s_height, s_user, s_meta[META_ROOT],
+                        x0, y0, x1, y1, stack, out, n)
 
 
 @njit

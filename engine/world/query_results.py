@@ -18,8 +18,8 @@ class RayHit(NamedTuple):
     point : (float, float)
         The hit point, on the shape's surface: ``start + fraction * (end - start)``.
     normal : (float, float)
-        The surface's outward unit normal at ``point``; ``(0, 0)`` when the ray starts
-        inside the shape or on its surface.
+        The surface's outward unit normal at ``point``; ``(0, 0)`` for a shape that holds
+        the ray's start (reported only by ``ray_cast_all``, at fraction 0).
     fraction : float
         Where along the ray, in [0, 1]: 0 at ``start``, 1 at ``end``.
 
@@ -54,8 +54,7 @@ class RayHits(NamedTuple):
     point : numpy.ndarray
         float64 (k, 2): the hit points.
     normal : numpy.ndarray
-        float64 (k, 2): the outward unit surface normals; ``(0, 0)`` for a miss or a ray
-        starting inside a shape.
+        float64 (k, 2): the outward unit surface normals; ``(0, 0)`` for a miss.
     shape_id : numpy.ndarray
         int64 (k,): the id of the shape hit (``world.shape(id)``), -1 for a miss.
 

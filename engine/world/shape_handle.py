@@ -4,7 +4,9 @@ The geometry (a :class:`~engine.shapes.Shape`) is an immutable value that many b
 may share; the handle is the attachment: which body, which density, friction and
 restitution, and which rows of the world's piece arrays it owns.
 """
-from .._checks import as_non_negative
+import numbers
+
+from .._checks import as_direction, as_float, as_non_negative, as_restitution
 from . import attach
 from .filter import Filter
 
@@ -41,7 +43,7 @@ class ShapeHandle:
     """
 
     __slots__ = ("_body", "_id", "_shape", "_density", "_friction", "_restitution",
-                 "_pieces", "_filter", "user_data")
+                 "_pieces", "_filter", "_collision_type", "user_data")
 
     def __init__(self, body, shape_id, shape, density, friction, restitution, pieces, filter):
         self._body = body
@@ -52,6 +54,7 @@ class ShapeHandle:
         self._restitution = restitution
         self._pieces = pieces
         self._filter = filter
+        self._collision_type = 0
         self.user_data = None
 
     def _live_body(self):
@@ -110,11 +113,86 @@ class ShapeHandle:
 
     @restitution.setter
     def restitution(self, value):
-        e = as_non_negative(value, "restitution")
+        e = as_restitution(value)
         state = self._live_body()._state
         state.check_unlocked()
         self._restitution = e
         state.pieces.restitution[self._pieces] = e
+
+    @property
+    def collision_type(self):
+        """An int naming the kind of shape for ``World.on_collision`` (0 by default)."""
+        self._live_body()
+        return self._collision_type
+
+    @collision_type.setter
+    def collision_type(self, value):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"collision_type must be an int, got {value!r}")
+        self._live_body()
+        self._collision_type = int(value)
+
+    @property
+    def one_way(self):
+        """The unit direction a one-way platform pushes along, or None (pushes both
+        ways). Set ``(0, 1)`` for a platform that bodies jump up through and land on."""
+        state = self._live_body()._state
+        d = state.shapes.one_way[self._id]
+        return None if not d.any() else (float(d[0]), float(d[1]))
+
+    @one_way.setter
+    def one_way(self, value):
+        d = (0.0, 0.0) if value is None else as_direction(value, "one_way")
+        state = self._live_body()._state
+        state.check_unlocked()
+        was = state.shapes.one_way[self._id].any()
+        state.shapes.one_way[self._id] = d
+        state.one_way_count += int(value is not None) - int(was)
+
+    @property
+    def sensor(self):
+        """Whether the shape is a sensor (fixed when it is added)."""
+        return bool(self._live_body()._state.shapes.sensor[self._id])
+
+    @property
+    def overlaps(self):
+        """The shapes overlapping this sensor after the last step (handles, by id);
+        empty for a shape that is not a sensor."""
+        state = self._live_body()._state
+        keys = state.overlapping
+        visitors = keys[(keys >> 32) == self._id] & 0xFFFFFFFF
+        return [state.shape_handles[int(v)] for v in visitors]
+
+    @property
+    def surface_speed(self):
+        """Speed of the surface along the shape, m/s, positive clockwise: a floor with
+        ``surface_speed = 2`` carries what rests on it towards +x at 2 m/s, a conveyor
+        belt (Box2D v3's tangent speed; pymunk's ``surface_velocity`` is a vector on the
+        other shape's side)."""
+        state = self._live_body()._state
+        return float(state.pieces.surface_speed[self._pieces[0]])
+
+    @surface_speed.setter
+    def surface_speed(self, value):
+        v = as_float(value, "surface_speed")
+        state = self._live_body()._state
+        state.check_unlocked()
+        state.pieces.surface_speed[self._pieces] = v
+
+    @property
+    def rolling_resistance(self):
+        """Resistance to rolling on or by this shape, dimensionless >= 0 (Box2D v3): the
+        contact's angular impulse is capped at it times the larger rounding radius times
+        the normal impulse."""
+        state = self._live_body()._state
+        return float(state.pieces.rolling_resistance[self._pieces[0]])
+
+    @rolling_resistance.setter
+    def rolling_resistance(self, value):
+        c = as_non_negative(value, "rolling_resistance")
+        state = self._live_body()._state
+        state.check_unlocked()
+        state.pieces.rolling_resistance[self._pieces] = c
 
     @property
     def filter(self):

@@ -7,12 +7,20 @@ lists what each stage reads and writes. They do not call each other: they meet i
 """
 import numpy as np
 
+from .. import constants as K
+from ..contacts.layout import (C_NX, C_NY, C_POINTS, P_RAX, P_RAY, P_STRIDE, R_APPROACH, R_NORMAL,
+                               R_STRIDE)
 from ..broadphase.find_pairs import tree_find_pairs
+from ..contacts.events import sorted_difference, touching_shape_keys
 from ..broadphase.proxies import placed_proxies, refresh_proxies
 from ..dynamics.continuous import find_fast, solve_continuous
 from ..dynamics.soft_step import step_bodies
+from .contact import point_of
+from .events import ContactEvents, SensorEvents, hits, sensor_pairs, shape_pairs
+from .sensor_kernels import CROSSED, OVERLAPS, sensor_visits
 
-__all__ = ["broadphase", "narrowphase", "save_start_poses", "solve", "continuous"]
+__all__ = ["broadphase", "narrowphase", "save_start_poses", "solve", "continuous", "sensors",
+           "touching", "events"]
 
 
 def _scratch(state, name, size, dtype):
@@ -70,5 +78,76 @@ def continuous(state):
     fast = _scratch(state, "fast", n, np.uint8)[:n]
     bodies = state.body_arrays()
     if find_fast(bodies, state.continuous_params().safety, fast):
-        solve_continuous(fast, bodies, state.piece_arrays(), state.pairs.keys,
-                         (state.tree.arrays, state.static_tree.arrays), state.continuous_params())
+        candidates = (state.pairs.keys, state.tree.arrays, state.static_tree.arrays,
+                      state.pair_rule(), state.shapes.one_way[:state.shapes.used])
+        solve_continuous(fast, bodies, state.piece_arrays(), candidates, state.continuous_params())
+
+
+def sensors(state):
+    """Sensor events: the shapes overlapping each sensor now against the last step's, and
+    those that crossed a sensor within the step (they begin and end at once)."""
+    before, ended = state.overlapping, state.pending_sensor_ends
+    if state.sensor_pieces.size == 0 and before.size == 0 and not ended:
+        return
+    keys, kinds = sensor_visits(state.sensor_pieces, state.body_arrays(), state.piece_arrays(),
+                                state.shape_arrays(), state.trees())
+    now = np.unique(keys[kinds == OVERLAPS])
+    crossed = np.setdiff1d(np.unique(keys[kinds == CROSSED]), np.union1d(now, before))
+    begin = np.union1d(sorted_difference(now, before), crossed)
+    end = np.union1d(sorted_difference(before, now), crossed)
+    if ended:
+        end = np.union1d(end, np.array(ended, np.int64))
+        state.pending_sensor_ends = []
+    state.overlapping = now
+    state.sensor_events = SensorEvents(sensor_pairs(begin), sensor_pairs(end))
+
+
+def touching(state):
+    """Which shape pairs touch after the narrowphase, and which of them began or ended
+    touching since the last step (``state.begun``, ``state.ended``)."""
+    pairs = state.pairs
+    now = touching_shape_keys(pairs.keys, pairs.rows, state.pieces.shape, K.TOUCHING_DISTANCE)
+    state.begun = sorted_difference(now, state.touching)
+    end = sorted_difference(state.touching, now)
+    if state.pending_ends:  # pairs of shapes removed since the last step
+        end = np.union1d(end, np.array(state.pending_ends, np.int64))
+        state.pending_ends = []
+    state.ended = end
+    state.touching = now
+
+
+def events(state):
+    """The step's contact events as arrays (``world.contact_events``)."""
+    state.contact_events = ContactEvents(shape_pairs(state.begun), shape_pairs(state.ended),
+                                         hit_events(state))
+
+
+def hit_events(state):
+    """Hits: per pair of shapes, its point that pushed this step after approaching
+    fastest, when faster than ``state.hit_threshold`` (Box2D's hit events)."""
+    results = state.pairs.results
+    m = results.shape[0]
+    approach = results[:, R_APPROACH::R_STRIDE]  # (m, MAX_POINTS)
+    pushed = results[:, R_NORMAL::R_STRIDE] > 0.0
+    fast = np.where(pushed, approach, 0.0)
+    best = fast.argmax(axis=1)
+    speed = fast[np.arange(m), best]
+    rows = np.flatnonzero(speed > state.hit_threshold)
+    if rows.size == 0:
+        none = np.empty(0, np.int64)
+        return hits(none, none, np.empty((0, 2)), np.empty((0, 2)), np.empty(0))
+    a, b = state.pairs.pieces()
+    sa = state.pieces.shape[a[rows]].astype(np.int64)
+    sb = state.pieces.shape[b[rows]].astype(np.int64)
+    r = state.pairs.rows[rows]
+    normal = r[:, [C_NX, C_NY]] * np.where(sa > sb, -1.0, 1.0)[:, None]
+    col = C_POINTS + best[rows] * P_STRIDE
+    point = point_of(state, rows, r[np.arange(rows.size), col + P_RAX],
+                     r[np.arange(rows.size), col + P_RAY])
+    keys = (np.minimum(sa, sb) << 32) | np.maximum(sa, sb)
+    order = np.lexsort((-speed[rows], keys))
+    keep = np.ones(rows.size, bool)
+    keep[1:] = keys[order][1:] != keys[order][:-1]  # the fastest piece contact of a pair
+    pick = order[keep]
+    return hits(keys[pick] >> 32, keys[pick] & 0xFFFFFFFF, point[pick], normal[pick],
+                speed[rows][pick])

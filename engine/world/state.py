@@ -29,8 +29,9 @@ from ..broadphase.dynamic_tree import AABBTree, PairRule
 from ..constants import DYNAMIC, MOVED_BY_HAND, MOVED_BY_STEP, STATIC
 from ..contacts.pair_set import PairSet
 from ..geometry.seam_rows import GHOST_SIZE
+from .events import ContactEvents, SensorEvents
 
-__all__ = ["WorldState", "BodyArrays", "PieceArrays", "ProxyParams", "NarrowParams",
+__all__ = ["WorldState", "BodyArrays", "PieceArrays", "ShapeArrays", "ProxyParams", "NarrowParams",
            "SolverParams", "ContinuousParams", "MOVED_BY_STEP", "MOVED_BY_HAND"]
 
 # A body's ``moved`` column says its pose changed in the last step (MOVED_BY_STEP: the
@@ -51,19 +52,24 @@ BODY_COLUMNS = {
     "pos0": (np.float64, (2,), 0.0), "angle0": (np.float64, (), 0.0),  # pose at step start
     "moved": (np.uint8, (), MOVED_BY_STEP),  # MOVED_BY_STEP, MOVED_BY_HAND or 0
     "btype": (np.int8, (), DYNAMIC), "bullet": (np.bool_, (), False),
+    "fixed_rotation": (np.bool_, (), False),  # never turns: zero inverse inertia
 }
 # An attached shape: its body row and its collision filter (``filter.py``); the row is
 # the shape's id. A free row has body -1.
 SHAPE_COLUMNS = {
     "body": (np.int32, (), -1), "category": (np.uint64, (), 1),
     "mask": (np.uint64, (), (1 << 64) - 1), "group": (np.int64, (), 0),
+    "sensor": (np.uint8, (), 0),
+    "one_way": (np.float64, (2,), 0.0),  # unit direction a one-way shape pushes along, or 0
 }
 # A piece's body type is its body's (``btype[body]``); a free piece row has body -1.
 PIECE_COLUMNS = {
     "body": (np.int32, (), -1), "shape": (np.int32, (), -1),
+    "sensor": (np.uint8, (), 0),  # its shape is a sensor: its leaf is in the sensor tree
     "start": (np.int64, (), 0), "count": (np.int64, (), 0),
     "radius": (np.float64, (), 0.0), "friction": (np.float64, (), 0.0),
-    "restitution": (np.float64, (), 0.0), "fat": (np.float64, (4,), 0.0),
+    "restitution": (np.float64, (), 0.0), "surface_speed": (np.float64, (), 0.0),
+    "rolling_resistance": (np.float64, (), 0.0), "fat": (np.float64, (4,), 0.0),
     "node": (np.int32, (), -1),
 }
 GEOMETRY_COLUMNS = {"verts": (np.float64, (2,), 0.0), "norms": (np.float64, (2,), 0.0),
@@ -99,16 +105,28 @@ class PieceArrays(NamedTuple):
 
     body: np.ndarray
     shape: np.ndarray
+    sensor: np.ndarray
     start: np.ndarray
     count: np.ndarray
     radius: np.ndarray
     friction: np.ndarray
     restitution: np.ndarray
+    surface_speed: np.ndarray
+    rolling_resistance: np.ndarray
     fat: np.ndarray
     node: np.ndarray
     verts: np.ndarray
     norms: np.ndarray
     ghost: np.ndarray
+
+
+class ShapeArrays(NamedTuple):
+    """The shape columns a kernel reads per shape id: sensor flag and filter bits."""
+
+    sensor: np.ndarray
+    category: np.ndarray
+    mask: np.ndarray
+    group: np.ndarray
 
 
 class ProxyParams(NamedTuple):
@@ -184,14 +202,32 @@ class WorldState:
         self.shape_handles = []
         self.pieces = Columns(PIECE_COLUMNS, 16)
         self.geometry = Columns(GEOMETRY_COLUMNS, 64)
+        self.free_vertices = 0  # vertex rows of removed pieces, until the pool is compacted
         self.tree = AABBTree()
         self.static_tree = AABBTree()
+        self.sensor_tree = AABBTree()  # pieces of sensor shapes, whatever their body type
         self.pairs = PairSet()
         self.locked = False  # True while the world steps
         # Bumped by every change the queries' cached arrays depend on (``touch``).
         self.epoch = 0  # poses (a step, a pose set by hand), and everything below
         self.shape_epoch = 0  # shapes attached or removed, filters changed
         self.scratch = {}  # reusable kernel buffers by name (``stages.py``)
+        self.touching = np.empty(0, np.int64)  # shape-pair keys touching after the last step
+        self.pending_ends = []  # keys of touching pairs whose shape was removed since then
+        self.ended = np.empty(0, np.int64)  # shape-pair keys that stopped touching this step
+        self.contact_events = ContactEvents.empty()
+        self.sensor_pieces = np.empty(0, np.int64)  # sorted piece rows of sensor shapes
+        self.overlapping = np.empty(0, np.int64)  # (sensor << 32) | visitor keys overlapping now
+        self.pending_sensor_ends = []  # overlap keys of shapes removed since the last step
+        self.sensor_events = SensorEvents.empty()
+        self.begun = np.empty(0, np.int64)  # shape-pair keys that began touching this step
+        self.hit_threshold = K.HIT_EVENT_THRESHOLD  # m/s
+        self.handlers = []  # collision callbacks (``callbacks.py``), in registration order
+        self.disabled = set()  # shape pairs a begin callback disabled until they separate
+        self.one_way_off = set()  # shape pairs a one-way shape lets through until they part
+        self.one_way_count = 0  # attached one-way shapes (the stage runs only when > 0)
+        self.removed_handles = {}  # shape-pair key -> handles of a removed shape's pair
+        self.post_step = []  # (fn, args) queued by World.after_step
         self._body_arrays = (None, None)
         self._piece_arrays = (None, None)
         self._pair_rule = (None, None)
@@ -237,8 +273,21 @@ class WorldState:
             self.shape_epoch += 1
 
     def tree_of(self, p):
-        """The tree holding piece ``p``: the static one when its body is static."""
+        """The tree holding piece ``p``: the sensor tree for a sensor's piece, else the
+        static one when its body is static, else the moving one."""
+        if self.pieces.sensor[p]:
+            return self.sensor_tree
         return self.static_tree if self.bodies.btype[self.pieces.body[p]] == STATIC else self.tree
+
+    def shape_arrays(self):
+        """:class:`ShapeArrays` of the shape rows in use."""
+        s = self.shapes
+        n = s.used
+        return ShapeArrays(s.sensor[:n], s.category[:n], s.mask[:n], s.group[:n])
+
+    def trees(self):
+        """The moving, static and sensor trees' ``TreeArrays``."""
+        return self.tree.arrays, self.static_tree.arrays, self.sensor_tree.arrays
 
     # -- arrays for the kernels ---------------------------------------------------------
     def body_arrays(self):
@@ -257,7 +306,7 @@ class WorldState:
         version, arrays = self._piece_arrays
         if version != (p.version, g.version):
             n = p.used
-            arrays = PieceArrays(*(getattr(p, name)[:n] for name in PieceArrays._fields[:9]),
+            arrays = PieceArrays(*(getattr(p, name)[:n] for name in PieceArrays._fields[:12]),
                                  g.verts, g.norms, g.ghost)
             self._piece_arrays = ((p.version, g.version), arrays)
         return arrays

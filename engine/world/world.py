@@ -17,12 +17,13 @@ import numpy as np
 
 from .. import constants as K
 from .._checks import as_float, as_non_negative, as_positive, as_vec2
-from ..contacts.layout import C_TOUCHING
 from ..contacts.narrowphase import MIX_BOX2D, MIX_PYMUNK
-from . import stages
+from . import callbacks, stages
+from .world_events import WorldEvents
+from .world_queries import WorldQueries
+from .one_way import one_way_platforms
 from .body import Body
 from .body_type import BodyType
-from .query_api import WorldQueries
 from .shape_handle import ShapeHandle
 from .state import WorldState
 
@@ -31,7 +32,7 @@ __all__ = ["World", "ShapeHandle"]
 _MIXING = {"box2d": MIX_BOX2D, "pymunk": MIX_PYMUNK}
 
 
-class World(WorldQueries):
+class World(WorldEvents, WorldQueries):
     """A physics world: bodies, their shapes, gravity, and the step.
 
     Parameters
@@ -66,9 +67,7 @@ class World(WorldQueries):
 
     def __init__(self, gravity=(0.0, -10.0), substeps=K.SUBSTEPS, mixing="box2d"):
         gravity = as_vec2(gravity, "gravity")
-        if not isinstance(substeps, int) or substeps < 1:
-            raise ValueError(f"substeps must be a positive int, got {substeps!r}")
-        self._state = WorldState(gravity, substeps, _mixing_code(mixing))
+        self._state = WorldState(gravity, _as_substeps(substeps), _mixing_code(mixing))
 
     # -- settings ---------------------------------------------------------------------
     @property
@@ -87,6 +86,8 @@ class World(WorldQueries):
 
     @substeps.setter
     def substeps(self, value):
+        value = _as_substeps(value)
+        self._state.check_unlocked()
         self._state.substeps = value
 
     @property
@@ -190,9 +191,9 @@ class World(WorldQueries):
         True
         """
         state = self._state
-        row = state.body_keys.row(_as_id(id, state.body_keys.count, "body"))
+        row = state.body_keys.row(_as_id(id, 1 << 62, "body"))
         if row < 0:
-            raise ValueError(f"body {id} was destroyed")
+            raise ValueError(f"no body has id {id} (destroyed, or never made)")
         return state.handles[row]
 
     def shape(self, id):
@@ -283,59 +284,22 @@ class World(WorldQueries):
         state.locked = True
         state.touch()
         try:
+            stages.save_start_poses(state)
             stages.broadphase(state, dt)
             stages.narrowphase(state, dt)
-            stages.save_start_poses(state)
+            stages.touching(state)
+            if state.one_way_count:
+                one_way_platforms(state)
+            skipped = callbacks.dispatch_before_solve(state) if state.handlers else None
             stages.solve(state, dt)
             stages.continuous(state)
+            stages.sensors(state)
+            stages.events(state)
+            if state.handlers:
+                callbacks.dispatch_after_solve(state, skipped)
         finally:
             state.locked = False
-
-    @property
-    def contact_count(self):
-        """Pairs of pieces in contact after the last step (touching or within the speculative margin).
-
-        Examples
-        --------
-        >>> from engine import World, Polygon
-        >>> world = World()
-        >>> world.create_body("static").add_shape(Polygon.box(10, 1, center=(0, -0.5))) and None
-        >>> world.create_body(position=(0, 0.5)).add_shape(Polygon.box(1, 1)) and None
-        >>> world.step(1 / 60)
-        >>> world.contact_count
-        1
-        """
-        return int(np.count_nonzero(self._state.pairs.rows[:, C_TOUCHING] > 0.0))
-
-    def broadphase_boxes(self):
-        """The broadphase trees' live nodes, read-only copies for drawing and inspection.
-
-        Returns
-        -------
-        boxes : (k, 4) float64
-            ``(min_x, min_y, max_x, max_y)`` of each node: a leaf holds one convex piece's
-            fat box, an internal node the union of its children.
-        heights : (k,) int32
-            0 for leaves.
-        static : (k,) bool
-            Whether the node is in the static tree (static bodies) or the moving one.
-
-        Examples
-        --------
-        >>> from engine import World, Circle
-        >>> world = World()
-        >>> for x in (0, 3):
-        ...     world.create_body(position=(x, 0)).add_shape(Circle(0.5)) and None
-        >>> boxes, heights, static = world.broadphase_boxes()
-        >>> heights.tolist(), static.tolist()
-        ([0, 0, 1], [False, False, False])
-        """
-        state = self._state
-        parts = [(*t.nodes(), s) for t, s in ((state.tree, False), (state.static_tree, True))]
-        boxes = np.concatenate([b for b, _, _ in parts])
-        heights = np.concatenate([h for _, h, _ in parts])
-        static = np.concatenate([np.full(h.size, s) for _, h, s in parts])
-        return boxes, heights, static
+        callbacks.run_after_step(state)
 
     def debug_draw(self, drawer, flags=None):
         """Draw the world through ``drawer`` (an :class:`engine.draw.debug_draw.DebugDraw`).
@@ -364,6 +328,14 @@ def _as_id(value, count, what):
         raise TypeError(f"a {what} id must be an int, got {value!r}")
     if not 0 <= int(value) < count:
         raise ValueError(f"no {what} has id {value!r}")
+    return int(value)
+
+
+def _as_substeps(value):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"substeps must be an int from 1 to 64, got {value!r}")
+    if not 1 <= int(value) <= 64:
+        raise ValueError(f"substeps must be an int from 1 to 64, got {value!r}")
     return int(value)
 
 

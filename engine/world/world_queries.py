@@ -1,9 +1,13 @@
-"""The world's queries as methods of :class:`~engine.World` (a base class of it).
+"""The part of ``World`` that answers questions about space: ray casts, point, box and
+shape queries, shape casts, and the broadphase boxes (a base class of ``World`` reading
+``self._state``).
 
 Names and arguments follow Box2D v3 and pymunk, so code written for either ports line by
 line; ``docs/queries.md`` has the conventions, where the two differ, and the costs.
 """
 import math
+
+import numpy as np
 
 from . import queries as _q
 
@@ -11,7 +15,7 @@ __all__ = ["WorldQueries"]
 
 
 class WorldQueries:
-    """Ray casts, point, box and shape queries, and shape casts (methods of ``World``).
+    """Queries of :class:`~engine.World` (see ``docs/queries.md``).
 
     Every query takes ``filter`` (an :class:`~engine.Filter`, or None for every shape: a
     filter admits a shape when ``filter.collides_with(shape.filter)``) and ``sensors``
@@ -19,15 +23,13 @@ class WorldQueries:
     nothing; bad arguments raise ``TypeError``/``ValueError`` naming the argument.
     """
 
-    __slots__ = ()
-
     def ray_cast(self, start, end, *, filter=None, sensors=False):
         """The closest shape the ray from ``start`` to ``end`` hits, or None.
 
         Parameters
         ----------
         start, end : (float, float)
-            The ray's ends, in meters; ``start == end`` tests the point.
+            The ray's ends, in meters.
         filter : Filter, optional
             Report only the shapes it admits (default: every shape).
         sensors : bool
@@ -36,10 +38,12 @@ class WorldQueries:
         Returns
         -------
         RayHit or None
-            ``(shape, body, point, normal, fraction)``. A ray that starts inside a shape
-            (or on its surface) hits it at fraction 0, ``point = start``, ``normal = (0,
-            0)``; ties in fraction go to the lower shape id. A concave polygon is hit
-            where the ray enters its outline.
+            ``(shape, body, point, normal, fraction)`` of the first surface the ray
+            enters. Shapes that hold the start (or have it on their surface) are skipped,
+            as Box2D's ``b2World_CastRayClosest`` skips them: a ray cast from inside a
+            character finds what is around it (:meth:`ray_cast_all` reports them, at
+            fraction 0). Ties in fraction go to the lower shape id. A concave polygon is
+            hit where the ray enters its outline.
 
         Examples
         --------
@@ -52,6 +56,8 @@ class WorldQueries:
         >>> hit.fraction, hit.point, hit.normal
         (0.5, (0.0, 0.0), (-1.0, 0.0))
         >>> world.ray_cast((-4, 2), (4, 2)) is None
+        True
+        >>> world.ray_cast((1, 0), (4, 0)) is None  # from inside the circle
         True
         """
         return _q.ray_cast(self._state, start, end, filter, sensors)
@@ -72,7 +78,11 @@ class WorldQueries:
         -------
         list of RayHit
             One per shape, where the ray first enters it (a concave polygon: its
-            outline), sorted by fraction, ties by shape id.
+            outline), sorted by fraction, ties by shape id. A shape that holds the start
+            (or has it on its surface) is hit at fraction 0 with ``point = start`` and
+            ``normal = (0, 0)`` (Box2D v3.2's shape cast; pymunk: alpha 0, the ray's end
+            point and an inward normal); ``start == end`` gives the shapes holding the
+            point.
 
         Examples
         --------
@@ -104,8 +114,8 @@ class WorldQueries:
         -------
         RayHits
             Arrays ``fraction`` (k,), ``point`` (k, 2), ``normal`` (k, 2), ``shape_id``
-            (k,); as :meth:`ray_cast` per ray; a miss has ``shape_id`` -1, fraction 1,
-            the end point and normal (0, 0).
+            (k,); as :meth:`ray_cast` per ray (shapes holding a ray's start skipped); a
+            miss has ``shape_id`` -1, fraction 1, the end point and normal (0, 0).
 
         Examples
         --------
@@ -286,3 +296,33 @@ class WorldQueries:
         (True, 0.4, (4.5, 0.0), (-1.0, 0.0))
         """
         return _q.cast_shape(self._state, shape, pose, translation, filter, sensors)
+
+    def broadphase_boxes(self):
+        """The broadphase trees' live nodes, read-only copies for drawing and inspection.
+
+        Returns
+        -------
+        boxes : (k, 4) float64
+            ``(min_x, min_y, max_x, max_y)`` of each node: a leaf holds one convex piece's
+            fat box, an internal node the union of its children.
+        heights : (k,) int32
+            0 for leaves.
+        static : (k,) bool
+            Whether the node is in the static tree (static bodies) or the moving one.
+
+        Examples
+        --------
+        >>> from engine import World, Circle
+        >>> world = World()
+        >>> for x in (0, 3):
+        ...     world.create_body(position=(x, 0)).add_shape(Circle(0.5)) and None
+        >>> boxes, heights, static = world.broadphase_boxes()
+        >>> heights.tolist(), static.tolist()
+        ([0, 0, 1], [False, False, False])
+        """
+        state = self._state
+        parts = [(*t.nodes(), s) for t, s in ((state.tree, False), (state.static_tree, True))]
+        boxes = np.concatenate([b for b, _, _ in parts])
+        heights = np.concatenate([h for _, h, _ in parts])
+        static = np.concatenate([np.full(h.size, s) for _, h, s in parts])
+        return boxes, heights, static

@@ -1,0 +1,19 @@
+"""Scene builders shared by the tests, the demos and the benchmarks.
+
+A scene is plain data (:class:`Scene`: gravity and a list of :class:`BodySpec`), so the
+same scene can be built in this engine (:meth:`Scene.build`) and, in the benchmarks and
+oracle tests, in pymunk, from identical numbers.
+
+Modules: ``scene`` (:class:`Scene`, :class:`BodySpec`, the shared ground), ``stacks``
+(pyramid, stack, domino, cradle), ``crowds`` (rain, idle, bullets, tumbler),
+``materials`` (friction ramp, restitution drop) and ``concave`` (gears, letters, terrain).
+"""
+from .concave import concave_drop, concave_terrain, gear_outline
+from .crowds import bullets, idle, rain, tumbler
+from .materials import friction_ramp, restitution_drop
+from .scene import BodySpec, Scene
+from .stacks import cradle, domino, pyramid, vertical_stack
+
+__all__ = ["BodySpec", "Scene", "pyramid", "vertical_stack", "rain", "friction_ramp",
+           "restitution_drop", "idle", "bullets", "gear_outline", "concave_terrain", "concave_drop",
+           "tumbler", "domino", "cradle"]

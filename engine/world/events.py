@@ -1,0 +1,116 @@
+"""Contact events as arrays: what began and stopped touching in the last step.
+
+``world.contact_events`` is rebuilt by every step from the pair set (kernels in
+``contacts/events.py``); its arrays are NumPy record arrays, read-only, valid until the
+next step, in shape-pair key order. No Python object is made per contact.
+"""
+import numpy as np
+
+__all__ = ["ContactEvents", "SensorEvents", "shape_pairs", "sensor_pairs"]
+
+_PAIR = np.dtype([("shape_a", np.int64), ("shape_b", np.int64)])
+_VISIT = np.dtype([("sensor", np.int64), ("visitor", np.int64)])
+_HIT = np.dtype([("shape_a", np.int64), ("shape_b", np.int64), ("point", np.float64, (2,)),
+                 ("normal", np.float64, (2,)), ("approach_speed", np.float64)])
+
+
+def _frozen(records):
+    records.flags.writeable = False
+    return records.view(np.recarray)
+
+
+def shape_pairs(keys):
+    """Record array (``shape_a``, ``shape_b``) of shape-pair keys ``(a << 32) | b``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> pairs = shape_pairs(np.array([(1 << 32) | 4], np.int64))
+    >>> pairs.shape_a.tolist(), pairs.shape_b.tolist(), pairs.flags.writeable
+    ([1], [4], False)
+    """
+    out = np.empty(keys.shape[0], _PAIR)
+    out["shape_a"] = keys >> 32
+    out["shape_b"] = keys & 0xFFFFFFFF
+    return _frozen(out)
+
+
+def sensor_pairs(keys):
+    """Record array (``sensor``, ``visitor``) of keys ``(sensor << 32) | visitor``."""
+    out = np.empty(keys.shape[0], _VISIT)
+    out["sensor"] = keys >> 32
+    out["visitor"] = keys & 0xFFFFFFFF
+    return _frozen(out)
+
+
+def hits(shape_a, shape_b, point, normal, speed):
+    """Record array of hit events (fields ``shape_a``, ``shape_b``, ``point``, ``normal``,
+    ``approach_speed``)."""
+    out = np.empty(shape_a.shape[0], _HIT)
+    out["shape_a"], out["shape_b"] = shape_a, shape_b
+    out["point"], out["normal"], out["approach_speed"] = point, normal, speed
+    return _frozen(out)
+
+
+class ContactEvents:
+    """The contact events of the last step (``world.contact_events``).
+
+    Attributes
+    ----------
+    begin : numpy.recarray
+        Shape pairs that started touching (fields ``shape_a``, ``shape_b``, shape ids,
+        ``shape_a < shape_b``): a point within ``TOUCHING_DISTANCE`` (2 cm, speculative
+        points included, as in Box2D).
+    end : numpy.recarray
+        Shape pairs that stopped touching, including pairs ended by removing a shape or
+        body, changing a filter or a body type since the step before.
+    hit : numpy.recarray
+        Contacts that began at an approach speed above ``world.hit_event_threshold``:
+        ``shape_a``, ``shape_b``, ``point`` (k, 2), ``normal`` (k, 2, from a to b) and
+        ``approach_speed`` (m/s).
+    """
+
+    __slots__ = ("begin", "end", "hit")
+
+    def __init__(self, begin, end, hit):
+        self.begin = begin
+        self.end = end
+        self.hit = hit
+
+    @classmethod
+    def empty(cls):
+        """No events (before the first step)."""
+        none = np.empty(0, np.int64)
+        z2 = np.empty((0, 2))
+        return cls(shape_pairs(none), shape_pairs(none), hits(none, none, z2, z2, np.empty(0)))
+
+    def __repr__(self):
+        return f"<ContactEvents begin={len(self.begin)} end={len(self.end)} hit={len(self.hit)}>"
+
+
+class SensorEvents:
+    """The sensor events of the last step (``world.sensor_events``).
+
+    Attributes
+    ----------
+    begin : numpy.recarray
+        Fields ``sensor`` and ``visitor`` (shape ids): shapes that started overlapping a
+        sensor, including those that crossed it within the step (they also end).
+    end : numpy.recarray
+        Shapes that stopped overlapping a sensor (or were removed, or crossed it).
+    """
+
+    __slots__ = ("begin", "end")
+
+    def __init__(self, begin, end):
+        self.begin = begin
+        self.end = end
+
+    @classmethod
+    def empty(cls):
+        """No events (before the first step)."""
+        none = np.empty(0, np.int64)
+        return cls(sensor_pairs(none), sensor_pairs(none))
+
+    def __repr__(self):
+        return f"<SensorEvents begin={len(self.begin)} end={len(self.end)}>"

@@ -1,0 +1,126 @@
+"""Collision callbacks (pymunk's semantics), checked against the event arrays and against
+what the bodies do."""
+import pytest
+
+from engine import Circle, Polygon, World, scenes
+
+DT = 1 / 60
+
+
+def _floor(world, **kw):
+    return world.create_body("static").add_shape(Polygon.box(40, 1, center=(0, -0.5)), **kw)
+
+
+def test_begin_and_separate_counts_equal_the_event_arrays():
+    world, bodies = scenes.rain(300, 150).build()
+    for body in bodies:
+        for h in body.shapes:
+            h.collision_type = 2 if body.body_type.name == "STATIC" else 1
+    calls = {"begin": [], "separate": []}
+    world.on_collision(1, None, begin=lambda c: calls["begin"].append(c),
+                       separate=lambda c: calls["separate"].append(c))
+    begins = ends = 0
+    for _ in range(150):
+        calls["begin"].clear()
+        calls["separate"].clear()
+        world.step(DT)
+        ev = world.contact_events
+        expected_begin = sum(1 for a, b in zip(ev.begin.shape_a, ev.begin.shape_b)
+                             if 1 in (world.shape(int(a)).collision_type, world.shape(int(b)).collision_type))
+        # type 1 against anything: a pair of two type-1 shapes matches both ways, once
+        assert len(calls["begin"]) == expected_begin
+        assert all(c.shapes[0].collision_type == 1 for c in calls["begin"])
+        begins += len(calls["begin"])
+        ends += len(calls["separate"])
+    assert begins > 100 and ends > 10
+
+
+def test_disabling_in_begin_lets_a_body_fall_through_until_it_separates():
+    world = World()
+    floor = _floor(world, collision_type=5)
+    ball = world.create_body(position=(0, 2)).add_shape(Circle(0.25), collision_type=9)
+    log = []
+
+    def begin(contact):
+        log.append(("begin", contact.shapes[0] is ball, contact.normal))
+        contact.enabled = False
+
+    world.on_collision(9, 5, begin=begin, separate=lambda c: log.append(("separate",)))
+    for _ in range(120):
+        world.step(DT)
+    assert ball.body.position[1] < -1.5  # fell through the 1 m floor
+    assert [entry[0] for entry in log] == ["begin", "separate"]
+    assert log[0][1] is True and log[0][2][1] < 0  # ball first; normal from ball down to floor
+
+
+def test_pre_solve_disables_one_step_and_changes_friction():
+    world = World()
+    _floor(world)
+    box = world.create_body(position=(0, 0.5), velocity=(4, 0)).add_shape(Polygon.box(1, 1))
+    world.step(DT)
+    v1 = box.body.velocity[0]  # one step of friction: 4 - 0.6 g dt
+    seen = []
+
+    def slippery(contact):
+        seen.append(contact.friction)
+        contact.friction = 0.0
+
+    world.on_collision(pre_solve=slippery)
+    for _ in range(60):
+        world.step(DT)
+    assert seen and seen[0] == pytest.approx(0.6)
+    assert v1 == pytest.approx(3.9, abs=1e-3) and box.body.velocity[0] == pytest.approx(v1, abs=1e-9)
+
+
+def test_pre_solve_disabling_lasts_one_step():
+    world = World()
+    _floor(world)
+    box = world.create_body(position=(0, 0.5)).add_shape(Polygon.box(1, 1))
+    for _ in range(10):
+        world.step(DT)
+    count = [0]
+
+    def every_other(contact):
+        count[0] += 1
+        contact.enabled = count[0] % 2 == 0
+
+    world.on_collision(pre_solve=every_other)
+    heights = []
+    for _ in range(20):
+        world.step(DT)
+        heights.append(box.body.position[1])
+    assert count[0] == 20  # still touching every step: pre_solve every step
+    assert min(heights) > 0.45  # caught again every other step
+
+
+def test_after_step_runs_once_after_the_step_and_structural_changes_raise_inside():
+    world = World()
+    _floor(world)
+    ball = world.create_body(position=(0, 0.26)).add_shape(Circle(0.25))  # 1 cm above
+    errors, order = [], []
+
+    def begin(contact):
+        with pytest.raises(RuntimeError, match="being stepped"):
+            world.create_body()
+        errors.append(True)
+        world.after_step(lambda body: order.append(("removed", body.alive)) or world.destroy_body(body),
+                         contact.bodies[1] if contact.bodies[1] is ball.body else contact.bodies[0])
+
+    world.on_collision(begin=begin)
+    world.step(DT)
+    assert errors == [True] and order == [("removed", True)] and not ball.alive
+    world.step(DT)
+    assert order == [("removed", True)]
+
+
+def test_bad_registrations_raise_and_leave_no_handler():
+    world = World()
+    with pytest.raises(TypeError):
+        world.on_collision(begin=3)
+    with pytest.raises(TypeError):
+        world.on_collision("a", begin=print)
+    with pytest.raises(ValueError):
+        world.on_collision(1, 2)
+    with pytest.raises(TypeError):
+        world.after_step("not callable")
+    assert world._state.handlers == []
