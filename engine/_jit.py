@@ -82,14 +82,25 @@ def kernel_modules(package=None):
     return sorted(p for p in root.rglob("*.py") if _IMPORTS_JIT.search(p.read_text()))
 
 
+def _constant_modules(root):
+    """Modules of named values only (``constants.py``, row layouts): Numba bakes the
+    values kernels read from them into the compiled code, so they count as sources."""
+    return [p for p in root.rglob("*.py") if not _DEFINES.search(p.read_text())]
+
+
+_DEFINES = re.compile(r"^\s*(def|class) ", re.M)
+
+
 def clear_stale_cache(package=None):
     """Delete the cached kernels under ``package`` unless no kernel source changed.
 
-    The fingerprint covers every kernel module's path and bytes; it is kept in
+    The fingerprint covers the path and bytes of every kernel module and every module
+    of named values only (``constants.py``, the row layouts: Numba bakes the values a
+    kernel reads into its compiled code); it is kept in
     ``package/__pycache__/kernels.sha256``.
     """
     root = pathlib.Path(__file__).resolve().parent if package is None else pathlib.Path(package)
-    modules = kernel_modules(root)
+    modules = sorted(set(kernel_modules(root)) | set(_constant_modules(root)))
     digest = hashlib.sha256()
     for path in modules:
         digest.update(path.relative_to(root).as_posix().encode())

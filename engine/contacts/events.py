@@ -7,10 +7,13 @@ pieces of a concave polygon report one begin when the first of them touches and 
 when the last stops. A shape pair is an int64 key ``(min_id << 32) | max_id``; the sets
 are sorted, so events come in key order and runs repeat exactly.
 """
+import math
+
 import numpy as np
 
 from .._jit import njit
-from .layout import C_COUNT, C_POINTS, P_SEP, P_STRIDE
+from .layout import (C_COUNT, C_NX, C_NY, C_POINTS, P_RAX, P_RAY, P_SEP, P_STRIDE, R_APPROACH,
+                     R_NORMAL, R_STRIDE)
 
 
 @njit
@@ -55,3 +58,63 @@ def sorted_difference(a, b):
             out[n] = a[i]
             n += 1
     return out[:n].copy()
+
+
+@njit
+def hit_events(pairs, piece_shape, piece_body, bodies, threshold):
+    """Hits: per pair of shapes, the point that pushed this step after approaching
+    fastest, when faster than ``threshold`` (Box2D's hit events).
+
+    ``pairs``: the pair set's ``PairArrays`` (keys, rows, results); ``piece_shape``,
+    ``piece_body``: each piece's shape id and body row; ``bodies``: ``BodyArrays`` (the
+    step's start pose places the anchors). Returns, sorted by shape-pair key, the keys
+    int64 (k,), points (k, 2), normals (k, 2, from the lower shape id to the higher) and
+    approach speeds (k,).
+    """
+    keys, rows, results = pairs.keys, pairs.rows, pairs.results
+    m = results.shape[0]
+    found = np.empty(m, np.int64)
+    point = np.empty((m, 2))
+    normal = np.empty((m, 2))
+    speed = np.empty(m)
+    n = 0
+    for i in range(m):
+        best = threshold
+        which = -1
+        for p in range(results.shape[1] // R_STRIDE):
+            r = p * R_STRIDE
+            if results[i, r + R_NORMAL] > 0.0 and results[i, r + R_APPROACH] > best:
+                best = results[i, r + R_APPROACH]
+                which = p
+        if which < 0:
+            continue
+        pa = keys[i] >> 32
+        sa = np.int64(piece_shape[pa])
+        sb = np.int64(piece_shape[keys[i] & 0xFFFFFFFF])
+        sign = -1.0 if sa > sb else 1.0
+        found[n] = (min(sa, sb) << 32) | max(sa, sb)
+        normal[n, 0] = sign * rows[i, C_NX]
+        normal[n, 1] = sign * rows[i, C_NY]
+        body = piece_body[pa]
+        c = math.cos(bodies.angle0[body])
+        s = math.sin(bodies.angle0[body])
+        col = C_POINTS + which * P_STRIDE
+        point[n, 0] = (bodies.pos0[body, 0] + c * bodies.com[body, 0] - s * bodies.com[body, 1]
+                       + rows[i, col + P_RAX])
+        point[n, 1] = (bodies.pos0[body, 1] + s * bodies.com[body, 0] + c * bodies.com[body, 1]
+                       + rows[i, col + P_RAY])
+        speed[n] = best
+        n += 1
+    order = np.argsort(found[:n], kind="mergesort")
+    keep = np.empty(n, np.int64)
+    k = 0
+    for j in range(n):  # one hit per pair of shapes: the fastest of its piece contacts
+        o = order[j]
+        if k > 0 and found[keep[k - 1]] == found[o]:
+            if speed[o] > speed[keep[k - 1]]:
+                keep[k - 1] = o
+        else:
+            keep[k] = o
+            k += 1
+    keep = keep[:k]
+    return found[keep], point[keep], normal[keep], speed[keep]

@@ -6,7 +6,7 @@ next step, in shape-pair key order. No Python object is made per contact.
 """
 import numpy as np
 
-__all__ = ["ContactEvents", "SensorEvents", "shape_pairs", "sensor_pairs"]
+__all__ = ["ContactEvents", "SensorEvents", "shape_pairs", "sensor_pairs", "hits", "NO_HITS"]
 
 _PAIR = np.dtype([("shape_a", np.int64), ("shape_b", np.int64)])
 _VISIT = np.dtype([("sensor", np.int64), ("visitor", np.int64)])
@@ -19,6 +19,10 @@ def _frozen(records):
     return records.view(np.recarray)
 
 
+def _empty(dtype):
+    return _frozen(np.empty(0, dtype))
+
+
 def shape_pairs(keys):
     """Record array (``shape_a``, ``shape_b``) of shape-pair keys ``(a << 32) | b``.
 
@@ -29,6 +33,8 @@ def shape_pairs(keys):
     >>> pairs.shape_a.tolist(), pairs.shape_b.tolist(), pairs.flags.writeable
     ([1], [4], False)
     """
+    if keys.shape[0] == 0:
+        return NO_PAIRS  # shared: read-only, and most steps have no events
     out = np.empty(keys.shape[0], _PAIR)
     out["shape_a"] = keys >> 32
     out["shape_b"] = keys & 0xFFFFFFFF
@@ -37,6 +43,8 @@ def shape_pairs(keys):
 
 def sensor_pairs(keys):
     """Record array (``sensor``, ``visitor``) of keys ``(sensor << 32) | visitor``."""
+    if keys.shape[0] == 0:
+        return NO_VISITS
     out = np.empty(keys.shape[0], _VISIT)
     out["sensor"] = keys >> 32
     out["visitor"] = keys & 0xFFFFFFFF
@@ -50,6 +58,11 @@ def hits(shape_a, shape_b, point, normal, speed):
     out["shape_a"], out["shape_b"] = shape_a, shape_b
     out["point"], out["normal"], out["approach_speed"] = point, normal, speed
     return _frozen(out)
+
+
+NO_PAIRS = _empty(_PAIR)
+NO_VISITS = _empty(_VISIT)
+NO_HITS = _empty(_HIT)
 
 
 class ContactEvents:
@@ -80,9 +93,7 @@ class ContactEvents:
     @classmethod
     def empty(cls):
         """No events (before the first step)."""
-        none = np.empty(0, np.int64)
-        z2 = np.empty((0, 2))
-        return cls(shape_pairs(none), shape_pairs(none), hits(none, none, z2, z2, np.empty(0)))
+        return cls(NO_PAIRS, NO_PAIRS, NO_HITS)
 
     def __repr__(self):
         return f"<ContactEvents begin={len(self.begin)} end={len(self.end)} hit={len(self.hit)}>"
@@ -109,8 +120,7 @@ class SensorEvents:
     @classmethod
     def empty(cls):
         """No events (before the first step)."""
-        none = np.empty(0, np.int64)
-        return cls(sensor_pairs(none), sensor_pairs(none))
+        return cls(NO_VISITS, NO_VISITS)
 
     def __repr__(self):
         return f"<SensorEvents begin={len(self.begin)} end={len(self.end)}>"

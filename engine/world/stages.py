@@ -8,15 +8,12 @@ lists what each stage reads and writes. They do not call each other: they meet i
 import numpy as np
 
 from .. import constants as K
-from ..contacts.layout import (C_NX, C_NY, C_POINTS, P_RAX, P_RAY, P_STRIDE, R_APPROACH, R_NORMAL,
-                               R_STRIDE)
 from ..broadphase.find_pairs import tree_find_pairs
-from ..contacts.events import sorted_difference, touching_shape_keys
+from ..contacts.events import hit_events, sorted_difference, touching_shape_keys
 from ..broadphase.proxies import placed_proxies, refresh_proxies
 from ..dynamics.continuous import find_fast, solve_continuous
 from ..dynamics.soft_step import step_bodies
-from .contact import point_of
-from .events import ContactEvents, SensorEvents, hits, sensor_pairs, shape_pairs
+from .events import NO_HITS, ContactEvents, SensorEvents, hits, sensor_pairs, shape_pairs
 from .sensor_kernels import CROSSED, OVERLAPS, sensor_visits
 
 __all__ = ["broadphase", "narrowphase", "save_start_poses", "solve", "continuous", "sensors",
@@ -119,35 +116,16 @@ def touching(state):
 def events(state):
     """The step's contact events as arrays (``world.contact_events``)."""
     state.contact_events = ContactEvents(shape_pairs(state.begun), shape_pairs(state.ended),
-                                         hit_events(state))
+                                         _hits(state))
 
 
-def hit_events(state):
-    """Hits: per pair of shapes, its point that pushed this step after approaching
-    fastest, when faster than ``state.hit_threshold`` (Box2D's hit events)."""
-    results = state.pairs.results
-    m = results.shape[0]
-    approach = results[:, R_APPROACH::R_STRIDE]  # (m, MAX_POINTS)
-    pushed = results[:, R_NORMAL::R_STRIDE] > 0.0
-    fast = np.where(pushed, approach, 0.0)
-    best = fast.argmax(axis=1)
-    speed = fast[np.arange(m), best]
-    rows = np.flatnonzero(speed > state.hit_threshold)
-    if rows.size == 0:
-        none = np.empty(0, np.int64)
-        return hits(none, none, np.empty((0, 2)), np.empty((0, 2)), np.empty(0))
-    a, b = state.pairs.pieces()
-    sa = state.pieces.shape[a[rows]].astype(np.int64)
-    sb = state.pieces.shape[b[rows]].astype(np.int64)
-    r = state.pairs.rows[rows]
-    normal = r[:, [C_NX, C_NY]] * np.where(sa > sb, -1.0, 1.0)[:, None]
-    col = C_POINTS + best[rows] * P_STRIDE
-    point = point_of(state, rows, r[np.arange(rows.size), col + P_RAX],
-                     r[np.arange(rows.size), col + P_RAY])
-    keys = (np.minimum(sa, sb) << 32) | np.maximum(sa, sb)
-    order = np.lexsort((-speed[rows], keys))
-    keep = np.ones(rows.size, bool)
-    keep[1:] = keys[order][1:] != keys[order][:-1]  # the fastest piece contact of a pair
-    pick = order[keep]
-    return hits(keys[pick] >> 32, keys[pick] & 0xFFFFFFFF, point[pick], normal[pick],
-                speed[rows][pick])
+def _hits(state):
+    """``world.contact_events.hit`` from the solver's results (``contacts/events.py``)."""
+    if len(state.pairs) == 0:
+        return NO_HITS
+    keys, point, normal, speed = hit_events(state.pairs.arrays(), state.pieces.shape,
+                                            state.pieces.body, state.body_arrays(),
+                                            state.hit_threshold)
+    if keys.size == 0:
+        return NO_HITS
+    return hits(keys >> 32, keys & 0xFFFFFFFF, point, normal, speed)

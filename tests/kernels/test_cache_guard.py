@@ -7,7 +7,7 @@ def _package(tmp_path):
     (tmp_path / "a" / "k.py").write_text("from .._jit import njit\nX = 1\n")
     (tmp_path / "b").mkdir()
     (tmp_path / "b" / "k.py").write_text("from .._jit import njit_exact\nY = 2\n")
-    (tmp_path / "api.py").write_text("Z = 3\n")  # not a kernel module
+    (tmp_path / "api.py").write_text("def f():\n    return 3\n")  # not a kernel module
     for folder in ("a", "b"):
         (tmp_path / folder / "__pycache__").mkdir()
     return tmp_path
@@ -27,7 +27,7 @@ def test_changed_source_clears_cached_kernels_in_every_package_and_only_then(tmp
     stale_b.write_text("compiled")
     clear_stale_cache(root)  # nothing changed: the caches survive
     assert stale_a.exists() and stale_b.exists()
-    (root / "api.py").write_text("Z = 4\n")  # not a kernel: still nothing to clear
+    (root / "api.py").write_text("def f():\n    return 4\n")  # not a kernel: nothing to clear
     clear_stale_cache(root)
     assert stale_a.exists() and stale_b.exists()
     (root / "b" / "k.py").write_text("from .._jit import njit_exact\nY = 3\n")  # a kernel changed
@@ -39,3 +39,14 @@ def test_changed_source_clears_cached_kernels_in_every_package_and_only_then(tmp
 def test_the_engine_kernels_are_found_in_every_concept_package():
     folders = {p.parent.name for p in kernel_modules()}
     assert {"geometry", "collision", "broadphase", "contacts", "dynamics"} <= folders
+
+
+def test_a_changed_constant_clears_the_cached_kernels(tmp_path):
+    root = _package(tmp_path)
+    (root / "constants.py").write_text("LIMIT = 1.0\n")
+    clear_stale_cache(root)
+    stale = root / "a" / "__pycache__" / "k.f-1.py311.nbi"
+    stale.write_text("compiled")
+    (root / "constants.py").write_text("LIMIT = 2.0\n")  # baked into compiled kernels
+    clear_stale_cache(root)
+    assert not stale.exists()
