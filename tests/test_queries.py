@@ -692,6 +692,7 @@ def test_bad_input_raises_clearly_and_changes_nothing():
         (ValueError, "max_distance", lambda: world.query_point((0, 0), -1.0)),
         (ValueError, "max_distance", lambda: world.query_point((0, 0), nan)),
         (TypeError, "max_distance", lambda: world.query_point((0, 0), "far")),
+        (TypeError, "max_distance", lambda: world.query_point((0, 0), np.array([1.0]))),
         (ValueError, "point", lambda: world.query_point_nearest((inf, 0))),
         (ValueError, "lower", lambda: world.query_aabb((1, 0), (0, 1))),
         (ValueError, "upper", lambda: world.query_aabb((0, 0), (1, nan))),

@@ -130,7 +130,7 @@ def _mask(state, view, filter, sensors):
 
 def _limit(value):
     """``max_distance``: a finite float >= 0, or +inf."""
-    if value == math.inf and not isinstance(value, (bool, np.bool_)):
+    if isinstance(value, float) and value == math.inf:  # np.float64 is a float too
         return math.inf
     return as_non_negative(value, "max_distance")
 
