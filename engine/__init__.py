@@ -10,10 +10,11 @@ from .collision.collide import Manifold, collide, overlaps
 from .collision.sweep import ShapeCastHit, time_of_impact
 from .geometry.shapes import Circle, Polygon, Segment, Shape
 from .world.filter import ALL_BITS, Filter
+from .world.query_results import PointHit, RayHit, RayHits
 from .world.world import ShapeHandle, World
 
 __all__ = [
-    "ALL_BITS", "Body", "BodyType", "Circle", "Filter", "Manifold", "Polygon", "Segment", "Shape", "ShapeCastHit",
-    "ShapeHandle", "World", "collide", "overlaps", "time_of_impact",
+    "ALL_BITS", "Body", "BodyType", "Circle", "Filter", "Manifold", "PointHit", "Polygon", "RayHit", "RayHits",
+    "Segment", "Shape", "ShapeCastHit", "ShapeHandle", "World", "collide", "overlaps", "time_of_impact",
 ]
 __version__ = "0.1.0"

@@ -43,6 +43,10 @@ def as_non_negative(value, name):
 
 def as_vec2(value, name):
     """``value`` (a pair of real numbers) as a tuple of two finite floats."""
+    if type(value) is tuple and len(value) == 2:  # the common case, checked cheaply
+        x, y = value
+        if type(x) is float and type(y) is float and (x + y) - (x + y) == 0.0:
+            return value
     try:
         n = len(value)
     except TypeError:

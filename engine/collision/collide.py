@@ -13,7 +13,7 @@ from .shape_pairs import collide_shapes
 from ..geometry.shapes import Shape
 from .._checks import as_pose
 
-__all__ = ["Manifold", "collide", "overlaps"]
+__all__ = ["Manifold", "collide", "overlaps", "manifold_from_rows"]
 
 
 class Manifold:
@@ -117,7 +117,13 @@ def collide(shape_a, pose_a, shape_b, pose_b):
         return Manifold((row[0] + 0.0, row[1] + 0.0), -sep,
                         ((row[4] + 0.0, row[5] + 0.0), (row[8] + 0.0, row[9] + 0.0)),
                         (row[6], row[10]), (int(row[7]), int(row[11])))
-    rows = rows[:filled].tolist()
+    return manifold_from_rows(rows[:filled].tolist())
+
+
+def manifold_from_rows(rows):
+    """The :class:`Manifold` of two shapes from their touching piece pairs' manifold rows
+    (lists of ``MANIFOLD_SIZE`` floats, in piece-pair order), or None when none overlaps:
+    the deepest pair gives the normal and depth, every overlapping pair its points."""
     deepest = min(rows, key=lambda row: row[_k.M_SEP])
     sep = deepest[_k.M_SEP]
     if not sep < 0.0:

@@ -35,6 +35,7 @@ def write_filter(state, sid, filter_):
     shapes.category[sid] = filter_.category
     shapes.mask[sid] = filter_.mask
     shapes.group[sid] = filter_.group
+    state.touch(shapes=True)
 
 
 def free_shape_id(state, sid):
@@ -84,6 +85,7 @@ def attach_pieces(state, row, shape_id, shape, friction, restitution):
     pieces = np.array(pieces, dtype=np.int64)
     if state.shapes.sensor[shape_id]:
         state.sensor_pieces = np.union1d(state.sensor_pieces, pieces)
+    state.touch(shapes=True)
     return pieces
 
 
@@ -99,6 +101,7 @@ def detach_pieces(state, pieces):
     state.pairs.keep(~(np.isin(a, pieces) | np.isin(b, pieces)))
     if state.free_vertices > max(64, state.geometry.used // 2):
         compact_geometry(state)
+    state.touch(shapes=True)
 
 
 def compact_geometry(state):
@@ -118,6 +121,7 @@ def compact_geometry(state):
     G.truncate(n)
     P.version += 1
     state.free_vertices = 0
+    state.touch(shapes=True)
 
 
 def reinsert_pieces(state, pieces, moved_trees=False):

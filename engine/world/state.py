@@ -211,6 +211,9 @@ class WorldState:
         self.sensor_tree = AABBTree()  # pieces of sensor shapes, whatever their body type
         self.pairs = PairSet()
         self.locked = False  # True while the world steps
+        # Bumped by every change the queries' cached arrays depend on (``touch``).
+        self.epoch = 0  # poses (a step, a pose set by hand), and everything below
+        self.shape_epoch = 0  # shapes attached or removed, filters changed
         self.scratch = {}  # reusable kernel buffers by name (``stages.py``)
         self.touching = np.empty(0, np.int64)  # shape-pair keys touching after the last step
         self.pending_ends = []  # keys of touching pairs whose shape was removed since then
@@ -267,6 +270,14 @@ class WorldState:
         """Body row ``i`` was placed by hand: its pieces look for new pairs next step."""
         self.bodies.moved[i] = MOVED_BY_HAND
         self.placed = True
+        self.touch()
+
+    def touch(self, shapes=False):
+        """Record a change of poses (or, with ``shapes``, of the attached shapes or their
+        filters): the queries' cached arrays (``queries.py``) are rebuilt on next use."""
+        self.epoch += 1
+        if shapes:
+            self.shape_epoch += 1
 
     def tree_of(self, p):
         """The tree holding piece ``p``: the sensor tree for a sensor's piece, else the

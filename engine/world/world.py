@@ -282,6 +282,7 @@ class World(WorldEvents, WorldQueries):
         state = self._state
         state.check_unlocked()
         state.locked = True
+        state.touch()
         try:
             stages.save_start_poses(state)
             stages.broadphase(state, dt)
