@@ -224,16 +224,11 @@ def run(source, title, frames=150, headless=False, out=None, name="demo", flags=
 
 
 def body_at(world, point):
-    """The dynamic body with a shape under the world ``point``, or None (topmost drawn wins)."""
-    probe = engine.Circle(1e-3)
-    positions, angles = world.positions, world.angles
-    for row in range(len(world.bodies) - 1, -1, -1):
-        body = world.bodies[row]
-        if body.body_type != engine.BodyType.DYNAMIC:
-            continue
-        pose = (*positions[row], angles[row])
-        if any(engine.overlaps(probe, point, h.shape, pose) for h in body.shapes):
-            return body
+    """The dynamic body with a shape under the world ``point``, or None: the viewer's
+    mouse pick, a ``world.query_point`` (the deepest shape under the point wins)."""
+    for hit in world.query_point(point):
+        if hit.body.body_type == engine.BodyType.DYNAMIC:
+            return hit.body
     return None
 
 

@@ -124,3 +124,6 @@ class SensorEvents:
 
     def __repr__(self):
         return f"<SensorEvents begin={len(self.begin)} end={len(self.end)}>"
+
+
+NO_EVENTS = ContactEvents.empty()  # shared: a step with nothing touching makes no arrays

@@ -13,11 +13,14 @@ from ..contacts.events import hit_events, sorted_difference, touching_shape_keys
 from ..broadphase.proxies import placed_proxies, refresh_proxies
 from ..dynamics.continuous import find_fast, solve_continuous
 from ..dynamics.soft_step import step_bodies
-from .events import NO_HITS, ContactEvents, SensorEvents, hits, sensor_pairs, shape_pairs
+from .events import NO_EVENTS, NO_HITS, ContactEvents, SensorEvents, hits, sensor_pairs, shape_pairs
 from .sensor_kernels import CROSSED, OVERLAPS, sensor_visits
 
 __all__ = ["broadphase", "narrowphase", "save_start_poses", "solve", "continuous", "sensors",
            "touching", "events"]
+
+
+NOTHING = np.empty(0, np.int64)
 
 
 def _scratch(state, name, size, dtype):
@@ -40,9 +43,12 @@ def broadphase(state, dt):
     moved = _scratch(state, "moved", 2 * n_pieces, np.int32)
     tree, static_tree = state.tree.arrays, state.static_tree.arrays
     count = refresh_proxies(bodies, pieces, tree, state.proxy_params(dt), moved)
-    placed_static = _scratch(state, "placed_static", n_pieces, np.int32)
-    n_placed, n_static = placed_proxies(bodies, pieces, moved[count:], placed_static)
-    count += n_placed
+    n_static = 0
+    if state.placed:  # pieces placed by hand look for pairs too (static ones included)
+        placed_static = _scratch(state, "placed_static", n_pieces, np.int32)
+        n_placed, n_static = placed_proxies(bodies, pieces, moved[count:], placed_static)
+        count += n_placed
+        state.placed = False
     rule = state.pair_rule()
     if n_static:
         state.pairs.add(tree_find_pairs(static_tree, tree, placed_static[:n_static], rule))
@@ -103,6 +109,9 @@ def touching(state):
     """Which shape pairs touch after the narrowphase, and which of them began or ended
     touching since the last step (``state.begun``, ``state.ended``)."""
     pairs = state.pairs
+    if len(pairs) == 0 and state.touching.size == 0 and not state.pending_ends:
+        state.begun = state.ended = NOTHING  # an empty world, or nothing near anything
+        return
     now = touching_shape_keys(pairs.keys, pairs.rows, state.pieces.shape, K.TOUCHING_DISTANCE)
     state.begun = sorted_difference(now, state.touching)
     end = sorted_difference(state.touching, now)
@@ -115,6 +124,9 @@ def touching(state):
 
 def events(state):
     """The step's contact events as arrays (``world.contact_events``)."""
+    if state.begun.size == 0 and state.ended.size == 0 and len(state.pairs) == 0:
+        state.contact_events = NO_EVENTS
+        return
     state.contact_events = ContactEvents(shape_pairs(state.begun), shape_pairs(state.ended),
                                          _hits(state))
 

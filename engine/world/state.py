@@ -171,6 +171,9 @@ class ContinuousParams(NamedTuple):
     safety: float
 
 
+CONTINUOUS_PARAMS = ContinuousParams(K.LINEAR_SLOP, K.CCD_SAFETY_FACTOR)
+
+
 class WorldState:
     """Every store of one world; see the module docstring.
 
@@ -231,12 +234,15 @@ class WorldState:
         self._body_arrays = (None, None)
         self._piece_arrays = (None, None)
         self._pair_rule = (None, None)
+        self._params = (None, None)
+        self.placed = False  # some body was placed by hand since the last broadphase
 
     def __getstate__(self):
         # The cached array tuples are views; a pickle would copy them apart from the
         # columns they view. They are rebuilt on first use.
         state = self.__dict__.copy()
         state["_body_arrays"] = state["_piece_arrays"] = state["_pair_rule"] = (None, None)
+        state["_params"] = (None, None)
         state["scratch"] = {}
         return state
 
@@ -263,6 +269,7 @@ class WorldState:
     def mark_placed(self, i):
         """Body row ``i`` was placed by hand: its pieces look for new pairs next step."""
         self.bodies.moved[i] = MOVED_BY_HAND
+        self.placed = True
         self.touch()
 
     def touch(self, shapes=False):
@@ -322,22 +329,33 @@ class WorldState:
             self._pair_rule = ((p.version, b.version, s.version), rule)
         return rule
 
+    def step_params(self, dt):
+        """``(ProxyParams, NarrowParams, SolverParams)`` for a step of ``dt``, kept while
+        ``dt`` and the settings stay the same (a step does not rebuild three tuples)."""
+        key = (dt, self.substeps, self.gravity, self.mixing)
+        if self._params[0] != key:
+            gx, gy = self.gravity
+            self._params = (key, (
+                ProxyParams(dt, K.SPECULATIVE_DISTANCE, K.AABB_MARGIN, K.AABB_MARGIN_FRACTION),
+                NarrowParams(dt, K.SPECULATIVE_DISTANCE, K.FACE_FLIP_TOLERANCE,
+                             K.MANIFOLD_REUSE_TOLERANCE, self.mixing),
+                SolverParams(dt, self.substeps, gx, gy, K.CONTACT_HERTZ, K.CONTACT_DAMPING_RATIO,
+                             K.MAX_PUSHOUT_SPEED, K.RESTITUTION_THRESHOLD, K.LINEAR_SLOP,
+                             K.MAX_LINEAR_SPEED, K.MAX_ROTATION)))
+        return self._params[1]
+
     def proxy_params(self, dt):
         """:class:`ProxyParams` for a step of ``dt``."""
-        return ProxyParams(dt, K.SPECULATIVE_DISTANCE, K.AABB_MARGIN, K.AABB_MARGIN_FRACTION)
+        return self.step_params(dt)[0]
 
     def narrow_params(self, dt):
         """:class:`NarrowParams` for a step of ``dt``."""
-        return NarrowParams(dt, K.SPECULATIVE_DISTANCE, K.FACE_FLIP_TOLERANCE,
-                            K.MANIFOLD_REUSE_TOLERANCE, self.mixing)
+        return self.step_params(dt)[1]
 
     def solver_params(self, dt):
         """:class:`SolverParams` for a step of ``dt``."""
-        gx, gy = self.gravity
-        return SolverParams(dt, self.substeps, gx, gy, K.CONTACT_HERTZ, K.CONTACT_DAMPING_RATIO,
-                            K.MAX_PUSHOUT_SPEED, K.RESTITUTION_THRESHOLD, K.LINEAR_SLOP,
-                            K.MAX_LINEAR_SPEED, K.MAX_ROTATION)
+        return self.step_params(dt)[2]
 
     def continuous_params(self):
         """:class:`ContinuousParams`."""
-        return ContinuousParams(K.LINEAR_SLOP, K.CCD_SAFETY_FACTOR)
+        return CONTINUOUS_PARAMS
