@@ -46,7 +46,8 @@ njit = numba.njit(cache=True, error_model="numpy", nogil=True, fastmath={"contra
 # For small helpers called per pair or per contact: inlined into the caller at Numba's
 # IR level. A call to a separately compiled function that takes arrays costs
 # reference-count updates (atomic instructions) on every call: measured here,
-# 227 ns for a box-box manifold through four nested calls against ~60 ns inlined.
+# 227 ns for a box-box manifold through four nested calls; inlined, collide_pieces takes
+# about 120 ns for a box pair (2026-11-24, a busy shared machine; docs/internals.md).
 njit_inline = numba.njit(cache=True, error_model="numpy", nogil=True, inline="always", fastmath={"contract"})
 
 # Without FMA contraction: identical results from fresh and cached compiles (see above).
