@@ -36,7 +36,11 @@ def touching_shape_keys(keys, rows, piece_shape, distance):
             sb = piece_shape[keys[i] & 0xFFFFFFFF]
             out[n] = (min(sa, sb) << 32) | max(sa, sb)
             n += 1
-    out = np.sort(out[:n])
+    out = out[:n]
+    for i in range(1, n):  # piece order is shape order unless shapes were removed and
+        if out[i] < out[i - 1]:  # re-added, or a concave shape has several pieces:
+            out = np.sort(out)  # then sort (most steps skip it)
+            break
     m = 0
     for i in range(n):
         if m == 0 or out[i] != out[m - 1]:
