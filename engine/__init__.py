@@ -11,10 +11,15 @@ from .collision.sweep import ShapeCastHit, time_of_impact
 from .geometry.shapes import Circle, Polygon, Segment, Shape
 from .world.filter import ALL_BITS, Filter
 from .world.query_results import PointHit, RayHit, RayHits
+from .world.joint import Joint
+from .world.joint_kinds import (DistanceJoint, MotorJoint, MouseJoint, PrismaticJoint, RevoluteJoint,
+                                WeldJoint, WheelJoint)
 from .world.world import ShapeHandle, World
 
 __all__ = [
-    "ALL_BITS", "Body", "BodyType", "Circle", "Filter", "Manifold", "PointHit", "Polygon", "RayHit", "RayHits",
-    "Segment", "Shape", "ShapeCastHit", "ShapeHandle", "World", "collide", "overlaps", "time_of_impact",
+    "ALL_BITS", "Body", "BodyType", "Circle", "DistanceJoint", "Filter", "Joint", "Manifold", "MotorJoint",
+    "MouseJoint", "PointHit", "Polygon", "PrismaticJoint", "RayHit", "RayHits", "RevoluteJoint", "Segment",
+    "Shape", "ShapeCastHit", "ShapeHandle", "WeldJoint", "WheelJoint", "World", "collide", "overlaps",
+    "time_of_impact",
 ]
 __version__ = "0.1.0"

@@ -67,6 +67,15 @@ CONTACT_DAMPING_RATIO = 10.0
 MAX_HERTZ_FRACTION = 0.25
 STATIC_HERTZ_FACTOR = 2.0
 
+# Joints: the stiffness of their position correction (``World.joint_hertz``,
+# ``World.joint_damping_ratio``), clamped to JOINT_MAX_HERTZ_FRACTION of the substep
+# rate. A soft joint stretches under a load F by F / (m_eff (2 pi hertz)^2), so the
+# higher the stiffer; Box2D v3 uses twice its contact hertz (60 Hz) at damping ratio 2,
+# clamped to half the substep rate. See docs/joints.md for the measurements.
+JOINT_HERTZ = 60.0
+JOINT_DAMPING_RATIO = 2.0
+JOINT_MAX_HERTZ_FRACTION = 0.5
+
 # Penetration is pushed out at most this fast, in m/s. Caps the energy the position
 # correction can add (Box2D's contactSpeed, 3 m/s).
 MAX_PUSHOUT_SPEED = 3.0

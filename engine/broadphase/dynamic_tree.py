@@ -40,7 +40,9 @@ class TreeArrays(NamedTuple):
 
 class PairRule(NamedTuple):
     """Which leaf pairs may exist (``find_pairs.pair_admitted``): per user (piece) its
-    body and shape, per body its type code, per shape its filter bits."""
+    body and shape, per body its type code, per shape its filter bits, and the sorted
+    keys ``(min << 32) | max`` of body pairs that must never collide (joined with
+    ``collide_connected=False``)."""
 
     body: np.ndarray
     body_type: np.ndarray
@@ -48,6 +50,7 @@ class PairRule(NamedTuple):
     category: np.ndarray
     mask: np.ndarray
     group: np.ndarray
+    unjoined: np.ndarray
 
 
 # Pair keys pack two user ids into one int64 as (a << 32) | b.
@@ -314,7 +317,8 @@ class AABBTree:
         if user_body.size and (user_body.min() < 0 or user_body.max() >= body_type.shape[0]):
             raise ValueError("a body index in user_body has no entry in body_type")
         everything = PairRule(user_body, body_type, np.zeros(user_body.shape[0], np.int32),
-                              np.ones(1, np.uint64), np.full(1, ~np.uint64(0)), np.zeros(1, np.int64))
+                              np.ones(1, np.uint64), np.full(1, ~np.uint64(0)), np.zeros(1, np.int64),
+                              np.empty(0, np.int64))
         return tree_find_pairs(self.arrays, other.arrays, moved, everything)
 
     def rebuild(self):

@@ -7,6 +7,8 @@ collide when each one's category is in the other's mask. Categories and masks ar
 stored as ``uint64``. The broadphase applies the rule when a pair is created and again
 while it is tracked, so filtered pairs never reach the narrowphase.
 """
+import numpy as np
+
 from .._jit import njit_inline
 from ..constants import DYNAMIC
 
@@ -20,20 +22,31 @@ def should_collide(cat_a, mask_a, group_a, cat_b, mask_b, group_b):
 
 
 @njit_inline
+def _joined(unjoined, ba, bb):
+    """Whether bodies ``ba`` and ``bb`` are joined without collision (binary search)."""
+    key = (np.int64(min(ba, bb)) << 32) | np.int64(max(ba, bb))
+    i = np.searchsorted(unjoined, key)
+    return i < unjoined.shape[0] and unjoined[i] == key
+
+
+@njit_inline
 def pair_admitted(rule, ua, ub):
     """Whether users (pieces) ``ua`` and ``ub`` may form a pair: on different bodies, at
     least one body dynamic (static and kinematic never collide), and their shapes'
     filters admit each other (``filter_rule.should_collide``).
 
     ``rule`` is a ``PairRule``: ``body`` (per user), ``body_type`` (per body), ``shape``
-    (per user), ``category``, ``mask``, ``group`` (per shape).
+    (per user), ``category``, ``mask``, ``group`` (per shape), and ``unjoined``: body
+    pairs joined with ``collide_connected=False`` never collide.
     """
-    body, body_type, shape, category, mask, group = rule
+    body, body_type, shape, category, mask, group, unjoined = rule
     ba = body[ua]
     bb = body[ub]
     if ba == bb:
         return False
     if body_type[ba] != DYNAMIC and body_type[bb] != DYNAMIC:
+        return False
+    if unjoined.shape[0] and _joined(unjoined, ba, bb):
         return False
     sa = shape[ua]
     sb = shape[ub]

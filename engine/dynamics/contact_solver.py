@@ -23,7 +23,7 @@ import numpy as np
 
 from .._jit import njit, njit_inline
 from ..constants import RESTITUTION_SWEEPS, RESTITUTION_TOLERANCE
-from .body_state import S_DPX, S_DPY, S_QC, S_QS, S_VX, S_VY, S_W
+from ..body_state import S_DPX, S_DPY, S_QC, S_QS, S_VX, S_VY, S_W
 from .solver_rows import (Q_ADJ, Q_MAXNI, Q_NI, Q_NMASS, Q_QAC, Q_QAN, Q_QBC, Q_QBN, Q_RELV, Q_RNA,
                           Q_RNB, Q_RTA, Q_RTB, Q_SEP, Q_STRIDE, Q_TI, Q_TMASS, Q_TOTNI, Q_TOTTI,
                           W_COUNT, W_FRICTION, W_IA, W_IB, W_MA, W_MB, W_NX, W_NY, W_POINTS,

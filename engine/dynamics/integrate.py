@@ -21,7 +21,7 @@ import math
 
 from .._jit import njit, njit_inline
 from ..constants import DYNAMIC, STATIC
-from .body_state import S_DPX, S_DPY, S_QC, S_QS, S_VX, S_VY, S_W
+from ..body_state import S_DPX, S_DPY, S_QC, S_QS, S_VX, S_VY, S_W
 
 
 @njit_inline

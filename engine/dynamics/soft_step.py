@@ -35,21 +35,13 @@ from .._jit import njit, njit_inline
 from .coloring import order_contacts
 from .contact_solver import relax, restitution, solve, warm_start
 from .integrate import integrate_free, integrate_positions, integrate_velocities
-from .body_state import STATE_SIZE, S_QC, S_VX, S_VY, S_W
+from ..body_state import STATE_SIZE, S_QC, S_VX, S_VY, S_W
 from .solver_rows import WORK_SIZE, gather, scatter
-from ..constants import MAX_HERTZ_FRACTION, MOVED_BY_HAND, STATIC, STATIC_HERTZ_FACTOR
-
-
-@njit
-def _softness(hertz, zeta, h):
-    """(bias rate, mass scale, impulse scale) of a spring-damper contact (b2MakeSoft)."""
-    if hertz == 0.0:
-        return 0.0, 1.0, 0.0
-    omega = 2.0 * math.pi * hertz
-    a1 = 2.0 * zeta + h * omega
-    a2 = h * omega * a1
-    a3 = 1.0 / (1.0 + a2)
-    return omega / a1, a2 * a3, a3
+from ..constants import (JOINT_MAX_HERTZ_FRACTION, MAX_HERTZ_FRACTION, MOVED_BY_HAND, STATIC,
+                         STATIC_HERTZ_FACTOR)
+from ..joints.common import softness
+from ..joints.layout import KINDS
+from ..joints.solver import prepare_joints, solve_joints, warm_start_joints
 
 
 @njit_inline
@@ -59,8 +51,8 @@ def _contact_softness(hertz, zeta, h, inv_h):
     hertz), both clamped to ``MAX_HERTZ_FRACTION`` of the substep rate (Box2D
     ``b2World_Step``: ``contactSoftness``, ``staticSoftness``)."""
     hz = min(hertz, MAX_HERTZ_FRACTION * inv_h)
-    soft_dyn = _softness(hz, zeta, h)
-    soft_static = _softness(min(STATIC_HERTZ_FACTOR * hertz, MAX_HERTZ_FRACTION * inv_h), zeta, h)
+    soft_dyn = softness(hz, zeta, h)
+    soft_static = softness(min(STATIC_HERTZ_FACTOR * hertz, MAX_HERTZ_FRACTION * inv_h), zeta, h)
     return soft_dyn, soft_static
 
 
@@ -95,14 +87,21 @@ def _start_state(vel, angvel):
 
 
 @njit_inline
-def _substeps(bodies, params, h, in_contact, state, center, center0, work, wa, wb):
-    """The substep loop over the bodies in contact (Box2D v3 ``b2SolverStage_*`` order):
-    integrate velocities, warm start, solve (biased), integrate positions, relax."""
+def _substeps(bodies, params, h, in_contact, state, center, center0, work, wa, wb, joints):
+    """The substep loop over the bodies in contact or joined (Box2D v3
+    ``b2SolverStage_*`` order): integrate velocities, warm start, solve (biased),
+    integrate positions, relax; joints before contacts in each pass. ``joints`` is
+    ``(rows, order, starts, body_a, body_b)`` from ``prepare_joints``."""
     substeps, gx, gy, hertz, zeta = params.substeps, params.gx, params.gy, params.hertz, params.zeta
     pushout, impact_gap, max_speed, max_rotation = (params.pushout, params.impact_gap,
                                                     params.max_speed, params.max_rotation)
     inv_h = 1.0 / h
     soft_dyn, soft_static = _contact_softness(hertz, zeta, h, inv_h)
+    soft_joint = softness(min(params.joint_hertz, JOINT_MAX_HERTZ_FRACTION * inv_h),
+                          params.joint_zeta, h)
+    J, jorder, jstarts, ja, jb = joints
+    joined = jstarts[KINDS] > 0
+    inv_mass, inv_inertia, angle = bodies.inv_mass, bodies.inv_inertia, bodies.angle
     for sub in range(substeps):
         # Alternate the order of a manifold's two points between substeps so that the
         # Gauss-Seidel bias of solving one point first does not accumulate into spin.
@@ -111,9 +110,17 @@ def _substeps(bodies, params, h, in_contact, state, center, center0, work, wa, w
                              bodies.inv_inertia, bodies.force, bodies.torque, bodies.lin_damp,
                              bodies.ang_damp, bodies.gravity_scale, state, max_speed,
                              max_rotation)
+        if joined:
+            warm_start_joints(J, jorder, jstarts, ja, jb, state, inv_mass, inv_inertia)
         warm_start(work, wa, wb, state)
+        if joined:
+            solve_joints(J, jorder, jstarts, ja, jb, state, inv_mass, inv_inertia, angle,
+                         soft_joint, inv_h, True)
         solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap, reverse)
         integrate_positions(h, bodies.btype, in_contact, state, center, bodies.angle, center0)
+        if joined:
+            solve_joints(J, jorder, jstarts, ja, jb, state, inv_mass, inv_inertia, angle,
+                         soft_joint, inv_h, False)
         relax(work, wa, wb, state, inv_h, impact_gap, reverse)
 
 
@@ -146,7 +153,7 @@ def _write_back(bodies, state, center, angle0):
 
 
 @njit
-def step_bodies(bodies, pairs, params):
+def step_bodies(bodies, pairs, joints, params):
     """Advance all bodies by ``dt``, solving the contacts in ``rows``.
 
     ``bodies`` is the world's ``BodyArrays``, ``pairs`` the pair set's ``PairArrays``
@@ -199,6 +206,9 @@ def step_bodies(bodies, pairs, params):
     in_contact = np.zeros(n, np.uint8)
     order = order[:order_contacts(rows, cba, cbb, bodies.inv_mass, bodies.inv_inertia, order,
                                   in_contact)]
+    J = joints.data
+    jorder, jstarts = prepare_joints(J, joints.kind, joints.body_a, joints.body_b, bodies.btype,
+                                     bodies.angle, bodies.com, center, h, in_contact)
     integrate_free(substeps, h, params.gx, params.gy, bodies.btype, in_contact, bodies.inv_mass,
                    bodies.inv_inertia, bodies.force, bodies.torque, bodies.lin_damp,
                    bodies.ang_damp, bodies.gravity_scale, state, params.max_speed,
@@ -212,8 +222,9 @@ def step_bodies(bodies, pairs, params):
     wa = np.empty(count, np.int32)
     wb = np.empty(count, np.int32)
     gather(rows, order, cba, cbb, bodies.inv_mass, bodies.inv_inertia, state, work, wa, wb)
-    if count > 0:  # no contacts: every body was free
-        _substeps(bodies, params, h, in_contact, state, center, center0, work, wa, wb)
+    if count > 0 or jorder.shape[0] > 0:  # else every body was free
+        _substeps(bodies, params, h, in_contact, state, center, center0, work, wa, wb,
+                  (J, jorder, jstarts, joints.body_a, joints.body_b))
     restitution(work, wa, wb, state, params.restitution_threshold)
     results = pairs.results
     results[:] = 0.0  # rows the solver does not visit report nothing

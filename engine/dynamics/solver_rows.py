@@ -19,7 +19,7 @@ back as in ``b2StoreImpulsesTask``).
 from .._jit import njit, njit_inline
 from ..contacts.layout import R_APPROACH, R_NORMAL, R_STRIDE, R_TANGENT
 from ..contacts.layout import C_COUNT, C_FRICTION, C_ROLLING, C_SURFACE, C_NX, C_NY, C_POINTS, C_RESTITUTION, H_NI, H_POINTS, H_STRIDE, H_TI, P_ADJ, P_NI, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY, P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI
-from .body_state import S_VX, S_VY, S_W
+from ..body_state import S_VX, S_VY, S_W
 
 # Solver row: a header, then up to two points of Q_STRIDE columns from W_POINTS.
 W_NX = 0  # normal from A to B; the tangent is (ny, -nx)

@@ -72,7 +72,8 @@ def solve(state, dt):
     """The soft step: contacts solved in substeps, bodies integrated."""
     if state.bodies.used:
         state.pairs.reserve()
-        step_bodies(state.body_arrays(), state.pairs.arrays(), state.solver_params(dt))
+        step_bodies(state.body_arrays(), state.pairs.arrays(), state.joints.arrays(),
+                    state.solver_params(dt))
 
 
 def continuous(state):

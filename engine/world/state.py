@@ -29,6 +29,7 @@ from ..broadphase.dynamic_tree import AABBTree, PairRule
 from ..constants import DYNAMIC, MOVED_BY_HAND, MOVED_BY_STEP, STATIC
 from ..contacts.pair_set import PairSet
 from ..geometry.seam_rows import GHOST_SIZE
+from ..joints.store import JointStore
 from .events import ContactEvents, SensorEvents
 
 __all__ = ["WorldState", "BodyArrays", "PieceArrays", "ShapeArrays", "ProxyParams", "NarrowParams",
@@ -162,6 +163,8 @@ class SolverParams(NamedTuple):
     impact_gap: float
     max_speed: float
     max_rotation: float
+    joint_hertz: float
+    joint_zeta: float
 
 
 class ContinuousParams(NamedTuple):
@@ -210,6 +213,10 @@ class WorldState:
         self.static_tree = AABBTree()
         self.sensor_tree = AABBTree()  # pieces of sensor shapes, whatever their body type
         self.pairs = PairSet()
+        self.joints = JointStore()
+        self.joint_hertz = K.JOINT_HERTZ
+        self.joint_zeta = K.JOINT_DAMPING_RATIO
+        self.broken = np.empty(0, np.int64)  # ids of the joints broken in the last step
         self.locked = False  # True while the world steps
         # Bumped by every change the queries' cached arrays depend on (``touch``).
         self.epoch = 0  # poses (a step, a pose set by hand), and everything below
@@ -320,19 +327,20 @@ class WorldState:
 
     def pair_rule(self):
         """``PairRule`` of the broadphase: bodies, types and filters of the pieces."""
-        p, b, s = self.pieces, self.bodies, self.shapes
+        p, b, s, j = self.pieces, self.bodies, self.shapes, self.joints
+        key = (p.version, b.version, s.version, j.columns.version, j.shifts)
         version, rule = self._pair_rule
-        if version != (p.version, b.version, s.version):
+        if version != key:
             n = s.used
             rule = PairRule(p.body[:p.used], b.btype[:b.used], p.shape[:p.used],
-                            s.category[:n], s.mask[:n], s.group[:n])
-            self._pair_rule = ((p.version, b.version, s.version), rule)
+                            s.category[:n], s.mask[:n], s.group[:n], j.unjoined())
+            self._pair_rule = (key, rule)
         return rule
 
     def step_params(self, dt):
         """``(ProxyParams, NarrowParams, SolverParams)`` for a step of ``dt``, kept while
         ``dt`` and the settings stay the same (a step does not rebuild three tuples)."""
-        key = (dt, self.substeps, self.gravity, self.mixing)
+        key = (dt, self.substeps, self.gravity, self.mixing, self.joint_hertz, self.joint_zeta)
         if self._params[0] != key:
             gx, gy = self.gravity
             self._params = (key, (
@@ -341,7 +349,8 @@ class WorldState:
                              K.MANIFOLD_REUSE_TOLERANCE, self.mixing),
                 SolverParams(dt, self.substeps, gx, gy, K.CONTACT_HERTZ, K.CONTACT_DAMPING_RATIO,
                              K.MAX_PUSHOUT_SPEED, K.RESTITUTION_THRESHOLD, K.LINEAR_SLOP,
-                             K.MAX_LINEAR_SPEED, K.MAX_ROTATION)))
+                             K.MAX_LINEAR_SPEED, K.MAX_ROTATION, self.joint_hertz,
+                             self.joint_zeta)))
         return self._params[1]
 
     def proxy_params(self, dt):

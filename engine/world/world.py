@@ -21,6 +21,7 @@ from ..contacts.narrowphase import MIX_BOX2D, MIX_PYMUNK
 from . import callbacks, stages
 from .world_events import WorldEvents
 from .world_queries import WorldQueries
+from .world_joints import WorldJoints, break_overloaded, destroy_joints_of_body
 from .one_way import one_way_platforms
 from .body import Body
 from .body_type import BodyType
@@ -32,7 +33,7 @@ __all__ = ["World", "ShapeHandle"]
 _MIXING = {"box2d": MIX_BOX2D, "pymunk": MIX_PYMUNK}
 
 
-class World(WorldEvents, WorldQueries):
+class World(WorldEvents, WorldQueries, WorldJoints):
     """A physics world: bodies, their shapes, gravity, and the step.
 
     Parameters
@@ -167,6 +168,7 @@ class World(WorldEvents, WorldQueries):
         state = self._state
         state.check_unlocked()
         i = self._body_row(body)
+        destroy_joints_of_body(state, i)
         body._detach_all()
         state.bodies.delete(i)
         del state.handles[i]
@@ -174,6 +176,7 @@ class World(WorldEvents, WorldQueries):
         state.body_keys.shift_after(i)
         for column in (state.pieces.body[: state.pieces.used], state.shapes.body[: state.shapes.used]):
             column[column > i] -= 1
+        state.joints.shift_bodies(i)
 
     def body(self, id):
         """The :class:`~engine.Body` with ``id`` (``body.id``).
@@ -299,6 +302,10 @@ class World(WorldEvents, WorldQueries):
                 callbacks.dispatch_after_solve(state, skipped)
         finally:
             state.locked = False
+        if state.joints.breakable:
+            break_overloaded(state)
+        elif state.broken.size:
+            state.broken = np.empty(0, np.int64)
         callbacks.run_after_step(state)
 
     def debug_draw(self, drawer, flags=None):

@@ -1,0 +1,1 @@
+"""Joints: constraints between two bodies, solved inside the soft step (``docs/joints.md``)."""

@@ -1,0 +1,81 @@
+"""Revolute joint: two bodies share a point and turn freely about it, optionally with a
+rotational spring, a motor and angle limits (Box2D v3 ``revolute_joint.c``; pymunk's
+``PivotJoint`` + ``DampedRotarySpring`` + ``SimpleMotor`` + ``RotaryLimitJoint``).
+
+Within a substep the parts are solved in the order spring, motor, limits, point, so
+the point constraint, solved last, is the one best satisfied. The angle is
+``angle_b - angle_a`` minus its value at creation, unwrapped: limits may span more than
+one turn.
+"""
+from .._jit import njit
+from ..body_state import S_W
+from .common import (apply_impulse, clamp_accumulated, limit_terms, rotated, separation,
+                     solve_point)
+from .layout import (J_DCX, J_DCY, J_FAX, J_FAY, J_FBX, J_FBY, J_HZ, J_LIMIT, J_LOWER, J_MMAX,
+                     J_MSPEED, J_PLOWER, J_PMOTOR, J_PSPRING, J_PUPPER, J_PX, J_PY, J_REF,
+                     J_S1B, J_S1I, J_S1M, J_UPPER)
+
+
+@njit
+def warm_start_revolute(J, idx, ja, jb, S, inv_mass, inv_inertia):
+    """Apply the revolute joints' accumulated impulses (``idx``: their rows)."""
+    for k in idx:
+        a = ja[k]
+        b = jb[k]
+        rax, ray = rotated(S, a, J[k, J_FAX], J[k, J_FAY])
+        rbx, rby = rotated(S, b, J[k, J_FBX], J[k, J_FBY])
+        axial = J[k, J_PSPRING] + J[k, J_PMOTOR] + J[k, J_PLOWER] - J[k, J_PUPPER]
+        apply_impulse(S, a, b, inv_mass[a], inv_inertia[a], inv_mass[b], inv_inertia[b],
+                      rax, ray, rbx, rby, J[k, J_PX], J[k, J_PY], axial)
+
+
+@njit
+def solve_revolute(J, idx, ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h, use_bias):
+    """One pass over the revolute joints ``idx``; ``soft`` is the joints' softness
+    ``(bias_rate, mass_scale, impulse_scale)`` for the biased pass (``use_bias``)."""
+    bias_rate, mass_scale, impulse_scale = soft
+    h = 1.0 / inv_h
+    for k in idx:
+        a = ja[k]
+        b = jb[k]
+        ma, ia, mb, ib = inv_mass[a], inv_inertia[a], inv_mass[b], inv_inertia[b]
+        axial_mass = 1.0 / (ia + ib) if ia + ib > 0.0 else 0.0
+        theta = angle[b] - angle[a] - J[k, J_REF]
+        if J[k, J_HZ] > 0.0:  # the spring acts in both passes: it is a real spring
+            cdot = S[b, S_W] - S[a, S_W]
+            imp = (-axial_mass * J[k, J_S1M] * (cdot + J[k, J_S1B] * theta)
+                   - J[k, J_S1I] * J[k, J_PSPRING])
+            J[k, J_PSPRING] += imp
+            S[a, S_W] -= ia * imp
+            S[b, S_W] += ib * imp
+        if J[k, J_MMAX] > 0.0:
+            cdot = S[b, S_W] - S[a, S_W]
+            most = h * J[k, J_MMAX]
+            imp = clamp_accumulated(J, k, J_PMOTOR, axial_mass * (J[k, J_MSPEED] - cdot),
+                                    -most, most)
+            S[a, S_W] -= ia * imp
+            S[b, S_W] += ib * imp
+        if J[k, J_LIMIT] != 0.0:
+            bias, ms, isc = limit_terms(theta - J[k, J_LOWER], use_bias, bias_rate, mass_scale,
+                                        impulse_scale, inv_h)
+            cdot = S[b, S_W] - S[a, S_W]
+            imp = -axial_mass * ms * (cdot + bias) - isc * J[k, J_PLOWER]
+            imp = clamp_accumulated(J, k, J_PLOWER, imp, 0.0, 1e300)
+            S[a, S_W] -= ia * imp
+            S[b, S_W] += ib * imp
+            bias, ms, isc = limit_terms(J[k, J_UPPER] - theta, use_bias, bias_rate, mass_scale,
+                                        impulse_scale, inv_h)
+            cdot = S[a, S_W] - S[b, S_W]
+            imp = -axial_mass * ms * (cdot + bias) - isc * J[k, J_PUPPER]
+            imp = clamp_accumulated(J, k, J_PUPPER, imp, 0.0, 1e300)
+            S[a, S_W] += ia * imp
+            S[b, S_W] -= ib * imp
+        rax, ray = rotated(S, a, J[k, J_FAX], J[k, J_FAY])
+        rbx, rby = rotated(S, b, J[k, J_FBX], J[k, J_FBY])
+        if use_bias:
+            cx, cy = separation(S, a, b, rax, ray, rbx, rby, J[k, J_DCX], J[k, J_DCY])
+            solve_point(J, k, J_PX, S, a, b, ma, ia, mb, ib, rax, ray, rbx, rby, cx, cy,
+                        bias_rate, mass_scale, impulse_scale)
+        else:
+            solve_point(J, k, J_PX, S, a, b, ma, ia, mb, ib, rax, ray, rbx, rby, 0.0, 0.0,
+                        0.0, 1.0, 0.0)

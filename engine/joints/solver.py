@@ -1,0 +1,127 @@
+"""The joints' part of the soft step (``dynamics/soft_step.py`` calls these).
+
+Per step, :func:`prepare_joints` measures every joint's anchors from the bodies'
+centres of mass, computes the springs' softness for the substep, and lists the joints
+by kind. Per substep, :func:`warm_start_joints` applies the accumulated impulses, and
+:func:`solve_joints` runs one pass (biased, then relax) over every kind. Joints are
+solved before the contacts in each pass, kind by kind, each kind in row order (Box2D v3
+solves joints before contacts within each colour; see ``docs/joints.md``).
+"""
+import math
+
+import numpy as np
+
+from .._jit import njit
+from ..constants import DYNAMIC
+from .common import softness
+from .distance import solve_distance, warm_start_distance
+from .layout import (DISTANCE, J_ACTIVE, J_AX, J_AY, J_BX, J_BY, J_DCX, J_DCY, J_FAX, J_FAY,
+                     J_FBX, J_FBY, J_HZ, J_HZ2, J_INVH, J_LIMIT, J_MMAX, J_PLOWER, J_PMOTOR,
+                     J_PSPRING, J_PUPPER, J_S1B, J_S1I, J_S1M, J_S2B, J_S2I, J_S2M, J_TX, J_TY,
+                     J_UX, J_UY, J_WUX, J_WUY, J_ZETA, J_ZETA2, KINDS, MOTOR, MOUSE, PRISMATIC,
+                     REVOLUTE, WELD, WHEEL)
+from .motor import solve_motor, warm_start_motor
+from .mouse import solve_mouse, warm_start_mouse
+from .prismatic import solve_prismatic, warm_start_prismatic
+from .revolute import solve_revolute, warm_start_revolute
+from .weld import solve_weld, warm_start_weld
+from .wheel import solve_wheel, warm_start_wheel
+
+
+@njit
+def _turn(c, s, x, y):
+    return c * x - s * y, s * x + c * y
+
+
+@njit
+def prepare_joints(J, kind, ja, jb, btype, angle, com, center, h, in_contact):
+    """Prepare the joints for a step of substeps ``h``; returns ``(order, starts)``:
+    ``order[starts[t]:starts[t + 1]]`` are the rows of the active joints of kind ``t``.
+
+    A joint is active when one of its bodies is dynamic; both its bodies then take part
+    in the substeps (``in_contact`` set)."""
+    m = kind.shape[0]
+    counts = np.zeros(KINDS + 1, np.int64)
+    for k in range(m):
+        t = kind[k]
+        a = ja[k]
+        b = jb[k]
+        J[k, J_ACTIVE] = 0.0
+        if t < 0 or (btype[a] != DYNAMIC and btype[b] != DYNAMIC):
+            continue
+        J[k, J_ACTIVE] = 1.0
+        in_contact[a] = 1
+        in_contact[b] = 1
+        counts[t + 1] += 1
+        ca, sa = math.cos(angle[a]), math.sin(angle[a])
+        cb, sb = math.cos(angle[b]), math.sin(angle[b])
+        J[k, J_FAX], J[k, J_FAY] = _turn(ca, sa, J[k, J_AX] - com[a, 0], J[k, J_AY] - com[a, 1])
+        J[k, J_FBX], J[k, J_FBY] = _turn(cb, sb, J[k, J_BX] - com[b, 0], J[k, J_BY] - com[b, 1])
+        J[k, J_WUX], J[k, J_WUY] = _turn(ca, sa, J[k, J_UX], J[k, J_UY])
+        if t == MOUSE:
+            J[k, J_DCX] = center[b, 0] - J[k, J_TX]
+            J[k, J_DCY] = center[b, 1] - J[k, J_TY]
+        else:
+            J[k, J_DCX] = center[b, 0] - center[a, 0]
+            J[k, J_DCY] = center[b, 1] - center[a, 1]
+        J[k, J_S1B], J[k, J_S1M], J[k, J_S1I] = softness(J[k, J_HZ], J[k, J_ZETA], h)
+        J[k, J_S2B], J[k, J_S2M], J[k, J_S2I] = softness(J[k, J_HZ2], J[k, J_ZETA2], h)
+        J[k, J_INVH] = 1.0 / h
+        # Parts switched off since the last step start from zero.
+        if J[k, J_HZ] == 0.0 and t != WELD and t != MOUSE:
+            J[k, J_PSPRING] = 0.0
+        if J[k, J_MMAX] == 0.0:
+            J[k, J_PMOTOR] = 0.0
+        if J[k, J_LIMIT] == 0.0:
+            J[k, J_PLOWER] = 0.0
+            J[k, J_PUPPER] = 0.0
+    starts = np.cumsum(counts)
+    order = np.empty(starts[KINDS], np.int32)
+    fill = starts[:KINDS].copy()
+    for k in range(m):
+        if J[k, J_ACTIVE] != 0.0:
+            t = kind[k]
+            order[fill[t]] = k
+            fill[t] += 1
+    return order, starts
+
+
+@njit
+def warm_start_joints(J, order, starts, ja, jb, S, inv_mass, inv_inertia):
+    """Apply every active joint's accumulated impulses (one substep)."""
+    if starts[REVOLUTE + 1] > starts[REVOLUTE]:
+        warm_start_revolute(J, order[starts[REVOLUTE]:starts[REVOLUTE + 1]], ja, jb, S, inv_mass, inv_inertia)
+    if starts[PRISMATIC + 1] > starts[PRISMATIC]:
+        warm_start_prismatic(J, order[starts[PRISMATIC]:starts[PRISMATIC + 1]], ja, jb, S, inv_mass, inv_inertia)
+    if starts[DISTANCE + 1] > starts[DISTANCE]:
+        warm_start_distance(J, order[starts[DISTANCE]:starts[DISTANCE + 1]], ja, jb, S, inv_mass, inv_inertia)
+    if starts[WELD + 1] > starts[WELD]:
+        warm_start_weld(J, order[starts[WELD]:starts[WELD + 1]], ja, jb, S, inv_mass, inv_inertia)
+    if starts[WHEEL + 1] > starts[WHEEL]:
+        warm_start_wheel(J, order[starts[WHEEL]:starts[WHEEL + 1]], ja, jb, S, inv_mass, inv_inertia)
+    if starts[MOTOR + 1] > starts[MOTOR]:
+        warm_start_motor(J, order[starts[MOTOR]:starts[MOTOR + 1]], ja, jb, S, inv_mass, inv_inertia)
+    if starts[MOUSE + 1] > starts[MOUSE]:
+        warm_start_mouse(J, order[starts[MOUSE]:starts[MOUSE + 1]], ja, jb, S, inv_mass, inv_inertia)
+
+
+@njit
+def solve_joints(J, order, starts, ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h,
+                 use_bias):
+    """One pass over every active joint: biased (``use_bias``, soft at ``soft``) or
+    relax (rigid)."""
+    args = (ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h, use_bias)
+    if starts[REVOLUTE + 1] > starts[REVOLUTE]:
+        solve_revolute(J, order[starts[REVOLUTE]:starts[REVOLUTE + 1]], *args)
+    if starts[PRISMATIC + 1] > starts[PRISMATIC]:
+        solve_prismatic(J, order[starts[PRISMATIC]:starts[PRISMATIC + 1]], *args)
+    if starts[DISTANCE + 1] > starts[DISTANCE]:
+        solve_distance(J, order[starts[DISTANCE]:starts[DISTANCE + 1]], *args)
+    if starts[WELD + 1] > starts[WELD]:
+        solve_weld(J, order[starts[WELD]:starts[WELD + 1]], *args)
+    if starts[WHEEL + 1] > starts[WHEEL]:
+        solve_wheel(J, order[starts[WHEEL]:starts[WHEEL + 1]], *args)
+    if starts[MOTOR + 1] > starts[MOTOR]:
+        solve_motor(J, order[starts[MOTOR]:starts[MOTOR + 1]], *args)
+    if starts[MOUSE + 1] > starts[MOUSE]:
+        solve_mouse(J, order[starts[MOUSE]:starts[MOUSE + 1]], *args)
