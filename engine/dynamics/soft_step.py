@@ -99,6 +99,7 @@ def _substeps(bodies, params, h, in_contact, state, center, center0, work, wa, w
     soft_dyn, soft_static = _contact_softness(hertz, zeta, h, inv_h)
     soft_joint = softness(min(params.joint_hertz, JOINT_MAX_HERTZ_FRACTION * inv_h),
                           params.joint_zeta, h)
+    joint_passes = params.joint_iterations
     J, jorder, jstarts, ja, jb = joints
     joined = jstarts[KINDS] > 0
     inv_mass, inv_inertia, angle = bodies.inv_mass, bodies.inv_inertia, bodies.angle
@@ -113,12 +114,12 @@ def _substeps(bodies, params, h, in_contact, state, center, center0, work, wa, w
         if joined:
             warm_start_joints(J, jorder, jstarts, ja, jb, state, inv_mass, inv_inertia)
         warm_start(work, wa, wb, state)
-        if joined:
+        for _ in range(joint_passes if joined else 0):
             solve_joints(J, jorder, jstarts, ja, jb, state, inv_mass, inv_inertia, angle,
                          soft_joint, inv_h, True)
         solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap, reverse)
         integrate_positions(h, bodies.btype, in_contact, state, center, bodies.angle, center0)
-        if joined:
+        for _ in range(joint_passes if joined else 0):
             solve_joints(J, jorder, jstarts, ja, jb, state, inv_mass, inv_inertia, angle,
                          soft_joint, inv_h, False)
         relax(work, wa, wb, state, inv_h, impact_gap, reverse)

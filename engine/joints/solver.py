@@ -89,20 +89,21 @@ def prepare_joints(J, kind, ja, jb, btype, angle, com, center, h, in_contact):
 @njit
 def warm_start_joints(J, order, starts, ja, jb, S, inv_mass, inv_inertia):
     """Apply every active joint's accumulated impulses (one substep)."""
+    args = (ja, jb, S, inv_mass, inv_inertia)
     if starts[REVOLUTE + 1] > starts[REVOLUTE]:
-        warm_start_revolute(J, order[starts[REVOLUTE]:starts[REVOLUTE + 1]], ja, jb, S, inv_mass, inv_inertia)
+        warm_start_revolute(J, order[starts[REVOLUTE]:starts[REVOLUTE + 1]], *args)
     if starts[PRISMATIC + 1] > starts[PRISMATIC]:
-        warm_start_prismatic(J, order[starts[PRISMATIC]:starts[PRISMATIC + 1]], ja, jb, S, inv_mass, inv_inertia)
+        warm_start_prismatic(J, order[starts[PRISMATIC]:starts[PRISMATIC + 1]], *args)
     if starts[DISTANCE + 1] > starts[DISTANCE]:
-        warm_start_distance(J, order[starts[DISTANCE]:starts[DISTANCE + 1]], ja, jb, S, inv_mass, inv_inertia)
+        warm_start_distance(J, order[starts[DISTANCE]:starts[DISTANCE + 1]], *args)
     if starts[WELD + 1] > starts[WELD]:
-        warm_start_weld(J, order[starts[WELD]:starts[WELD + 1]], ja, jb, S, inv_mass, inv_inertia)
+        warm_start_weld(J, order[starts[WELD]:starts[WELD + 1]], *args)
     if starts[WHEEL + 1] > starts[WHEEL]:
-        warm_start_wheel(J, order[starts[WHEEL]:starts[WHEEL + 1]], ja, jb, S, inv_mass, inv_inertia)
+        warm_start_wheel(J, order[starts[WHEEL]:starts[WHEEL + 1]], *args)
     if starts[MOTOR + 1] > starts[MOTOR]:
-        warm_start_motor(J, order[starts[MOTOR]:starts[MOTOR + 1]], ja, jb, S, inv_mass, inv_inertia)
+        warm_start_motor(J, order[starts[MOTOR]:starts[MOTOR + 1]], *args)
     if starts[MOUSE + 1] > starts[MOUSE]:
-        warm_start_mouse(J, order[starts[MOUSE]:starts[MOUSE + 1]], ja, jb, S, inv_mass, inv_inertia)
+        warm_start_mouse(J, order[starts[MOUSE]:starts[MOUSE + 1]], *args)
 
 
 @njit

@@ -68,13 +68,26 @@ class JointEvents:
         return f"JointEvents(broken={self.broken.tolist()})"
 
 
-class Joint:
-    """A joint between two bodies. Subclasses add each kind's readings and settings.
+HANDLE_DOC = """
+    Parameters
+    ----------
+    state : WorldState
+        The world's state (``World.create_*_joint`` makes handles; do not call the
+        class yourself).
+    row : int
+        The joint's row of the world's joint store, its id.
 
     Attributes
     ----------
+    kind : int
+        The kind's code (``engine.joints.layout``).
     user_data : object
-        Anything; the engine never reads it.
+        Anything to keep with the joint; None by default. The engine never reads it.
+    """
+
+
+class Joint:
+    """A joint between two bodies. Subclasses add each kind's readings and settings.
     """
 
     __slots__ = ("_state", "_row", "user_data", "__weakref__")
@@ -208,3 +221,6 @@ class Joint:
 
 def _unbreak(value):
     return None if math.isinf(value) else float(value)
+
+
+Joint.__doc__ += HANDLE_DOC

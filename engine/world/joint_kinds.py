@@ -5,7 +5,7 @@ import math
 
 from .._checks import as_float, as_non_negative, as_positive, as_vec2
 from ..joints import layout as L
-from .joint import Joint, as_limits, setting
+from .joint import HANDLE_DOC, Joint, as_limits, setting
 
 __all__ = ["RevoluteJoint", "PrismaticJoint", "DistanceJoint", "WeldJoint", "WheelJoint",
            "MotorJoint", "MouseJoint", "JOINT_TYPES"]
@@ -264,3 +264,5 @@ def _fraction(value, name):
 
 JOINT_TYPES = (RevoluteJoint, PrismaticJoint, DistanceJoint, WeldJoint, WheelJoint, MotorJoint,
                MouseJoint)
+for _kind in JOINT_TYPES:
+    _kind.__doc__ += "\n" + HANDLE_DOC

@@ -165,6 +165,7 @@ class SolverParams(NamedTuple):
     max_rotation: float
     joint_hertz: float
     joint_zeta: float
+    joint_iterations: int
 
 
 class ContinuousParams(NamedTuple):
@@ -216,6 +217,7 @@ class WorldState:
         self.joints = JointStore()
         self.joint_hertz = K.JOINT_HERTZ
         self.joint_zeta = K.JOINT_DAMPING_RATIO
+        self.joint_iterations = K.JOINT_ITERATIONS
         self.broken = np.empty(0, np.int64)  # ids of the joints broken in the last step
         self.locked = False  # True while the world steps
         # Bumped by every change the queries' cached arrays depend on (``touch``).
@@ -340,7 +342,8 @@ class WorldState:
     def step_params(self, dt):
         """``(ProxyParams, NarrowParams, SolverParams)`` for a step of ``dt``, kept while
         ``dt`` and the settings stay the same (a step does not rebuild three tuples)."""
-        key = (dt, self.substeps, self.gravity, self.mixing, self.joint_hertz, self.joint_zeta)
+        key = (dt, self.substeps, self.gravity, self.mixing, self.joint_hertz, self.joint_zeta,
+               self.joint_iterations)
         if self._params[0] != key:
             gx, gy = self.gravity
             self._params = (key, (
@@ -350,7 +353,7 @@ class WorldState:
                 SolverParams(dt, self.substeps, gx, gy, K.CONTACT_HERTZ, K.CONTACT_DAMPING_RATIO,
                              K.MAX_PUSHOUT_SPEED, K.RESTITUTION_THRESHOLD, K.LINEAR_SLOP,
                              K.MAX_LINEAR_SPEED, K.MAX_ROTATION, self.joint_hertz,
-                             self.joint_zeta)))
+                             self.joint_zeta, self.joint_iterations)))
         return self._params[1]
 
     def proxy_params(self, dt):

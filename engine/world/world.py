@@ -21,7 +21,9 @@ from ..contacts.narrowphase import MIX_BOX2D, MIX_PYMUNK
 from . import callbacks, stages
 from .world_events import WorldEvents
 from .world_queries import WorldQueries
-from .world_joints import WorldJoints, break_overloaded, destroy_joints_of_body
+from .world_joints import WorldJoints
+from .joint_settings import JointSettings
+from .joint_rows import break_overloaded, destroy_joints_of_body
 from .one_way import one_way_platforms
 from .body import Body
 from .body_type import BodyType
@@ -33,7 +35,7 @@ __all__ = ["World", "ShapeHandle"]
 _MIXING = {"box2d": MIX_BOX2D, "pymunk": MIX_PYMUNK}
 
 
-class World(WorldEvents, WorldQueries, WorldJoints):
+class World(WorldEvents, WorldQueries, WorldJoints, JointSettings):
     """A physics world: bodies, their shapes, gravity, and the step.
 
     Parameters

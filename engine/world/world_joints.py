@@ -9,70 +9,18 @@ import math
 
 import numpy as np
 
-from .. import constants as K
 from .._checks import as_direction, as_float, as_non_negative, as_positive, as_vec2
 from ..joints import layout as L
-from .joint import JointEvents, as_limits
+from .joint_rows import (distance_values, drop_pairs_between, limit_values, local_of, remove_joint,
+                         spring_values, world_of)
 from .joint_kinds import (DistanceJoint, MotorJoint, MouseJoint, PrismaticJoint, RevoluteJoint,
                           WeldJoint, WheelJoint)
 
-__all__ = ["WorldJoints", "break_overloaded", "destroy_joints_of_body"]
-
-NO_BROKEN = np.empty(0, np.int64)
-NO_BROKEN.flags.writeable = False
+__all__ = ["WorldJoints"]
 
 
 class WorldJoints:
     """Joints of :class:`~engine.World` (see ``docs/joints.md``)."""
-
-    # -- settings -------------------------------------------------------------------------
-    @property
-    def joint_hertz(self):
-        """Stiffness of every joint's position correction, in Hz (clamped to half the
-        substep rate); 60 by default as in Box2D v3. Higher is stiffer.
-
-        Examples
-        --------
-        >>> from engine import World
-        >>> World().joint_hertz
-        60.0
-        """
-        return self._state.joint_hertz
-
-    @joint_hertz.setter
-    def joint_hertz(self, value):
-        self._state.check_unlocked()
-        self._state.joint_hertz = as_positive(value, "joint_hertz")
-
-    @property
-    def joint_damping_ratio(self):
-        """Damping ratio of the joints' position correction (2 by default, as in Box2D)."""
-        return self._state.joint_zeta
-
-    @joint_damping_ratio.setter
-    def joint_damping_ratio(self, value):
-        self._state.check_unlocked()
-        self._state.joint_zeta = as_non_negative(value, "joint_damping_ratio")
-
-    @property
-    def joints(self):
-        """The live joints, in id order."""
-        return [h for h in self._state.joints.handles if h is not None]
-
-    def joint(self, id):
-        """The joint with ``id`` (``joint.id``); raises ValueError when there is none."""
-        handles = self._state.joints.handles
-        if isinstance(id, bool) or not isinstance(id, (int, np.integer)):
-            raise TypeError(f"a joint id must be an int, got {id!r}")
-        if not 0 <= id < len(handles) or handles[id] is None:
-            raise ValueError(f"no joint has id {id} (destroyed, or never made)")
-        return handles[id]
-
-    @property
-    def joint_events(self):
-        """The last step's :class:`~engine.world.joint.JointEvents`: ``broken``, the ids of
-        the joints whose load exceeded ``break_force`` or ``break_torque`` (destroyed)."""
-        return JointEvents(self._state.broken)
 
     # -- creation ------------------------------------------------------------------------
     def create_revolute_joint(self, body_a, body_b, anchor, *, limits=None, motor_speed=0.0,
@@ -116,7 +64,7 @@ class WorldJoints:
         anchor = as_vec2(anchor, "anchor")
         values = {L.J_MSPEED: as_float(motor_speed, "motor_speed"),
                   L.J_MMAX: as_non_negative(max_motor_torque, "max_motor_torque"),
-                  **_spring(spring_hertz, spring_damping), **_limits(limits)}
+                  **spring_values(spring_hertz, spring_damping), **limit_values(limits)}
         return self._make(RevoluteJoint, a, b, anchor, anchor, values, collide_connected)
 
     def create_prismatic_joint(self, body_a, body_b, anchor, axis, *, limits=None,
@@ -124,9 +72,22 @@ class WorldJoints:
                                spring_damping=0.0, collide_connected=False):
         """Let B slide along ``axis`` (fixed in A) through ``anchor``, without turning.
 
-        Parameters are those of :meth:`create_revolute_joint`, with ``axis`` (a
-        non-zero direction in world coordinates now) and forces for torques; ``limits``
-        bound the translation (m) from its value now.
+        Parameters
+        ----------
+        body_a, body_b : Body
+            Two different live bodies of this world.
+        anchor : (float, float)
+            A point on the axis, in world coordinates now.
+        axis : (float, float)
+            The sliding direction (non-zero), in world coordinates now; it turns with A.
+        limits : (float, float), optional
+            ``(lower, upper)`` bounds of the translation (m) from its value now.
+        motor_speed, max_motor_force : float
+            A motor driving the sliding speed to ``motor_speed`` with at most that force.
+        spring_hertz, spring_damping : float
+            A spring along the axis toward the translation at creation (0 Hz: none).
+        collide_connected : bool
+            Whether the two bodies' shapes still collide with each other.
 
         Returns
         -------
@@ -151,7 +112,7 @@ class WorldJoints:
         axis = as_direction(axis, "axis")
         values = {L.J_MSPEED: as_float(motor_speed, "motor_speed"),
                   L.J_MMAX: as_non_negative(max_motor_force, "max_motor_force"),
-                  **_spring(spring_hertz, spring_damping), **_limits(limits)}
+                  **spring_values(spring_hertz, spring_damping), **limit_values(limits)}
         return self._make(PrismaticJoint, a, b, anchor, anchor, values, collide_connected, axis)
 
     def create_distance_joint(self, body_a, body_b, anchor_a, anchor_b, *, length=None,
@@ -191,13 +152,27 @@ class WorldJoints:
         a, b = self._joined_rows(body_a, body_b)
         anchor_a, anchor_b = as_vec2(anchor_a, "anchor_a"), as_vec2(anchor_b, "anchor_b")
         now = math.hypot(anchor_b[0] - anchor_a[0], anchor_b[1] - anchor_a[1])
-        values = _distance_values(now, length, min_length, max_length, spring_hertz,
+        values = distance_values(now, length, min_length, max_length, spring_hertz,
                                   spring_damping)
         return self._make(DistanceJoint, a, b, anchor_a, anchor_b, values, collide_connected)
 
     def create_weld_joint(self, body_a, body_b, anchor, *, linear_hertz=0.0, angular_hertz=0.0,
                           linear_damping=0.0, angular_damping=0.0, collide_connected=False):
         """Glue B to A at ``anchor``: rigid at 0 hertz, springy above.
+
+        Parameters
+        ----------
+        body_a, body_b : Body
+            Two different live bodies of this world.
+        anchor : (float, float)
+            The glued point, in world coordinates now.
+        linear_hertz, angular_hertz : float
+            Springs holding the point and the relative angle (0: rigid, at the world's
+            ``joint_hertz``).
+        linear_damping, angular_damping : float
+            Their damping ratios.
+        collide_connected : bool
+            Whether the two bodies' shapes still collide with each other.
 
         Returns
         -------
@@ -229,6 +204,23 @@ class WorldJoints:
                            max_motor_torque=0.0, collide_connected=False):
         """A wheel (B) on a suspension along ``axis`` (fixed in A) through ``anchor``.
 
+        Parameters
+        ----------
+        body_a, body_b : Body
+            The chassis and the wheel (two different live bodies of this world).
+        anchor : (float, float)
+            The wheel's axle, in world coordinates now.
+        axis : (float, float)
+            The suspension's direction (non-zero), in world coordinates now.
+        spring_hertz, spring_damping : float
+            The suspension spring (1 Hz, 0.7 by default as in Box2D; 0 Hz: none).
+        limits : (float, float), optional
+            ``(lower, upper)`` bounds of the suspension's travel (m).
+        motor_speed, max_motor_torque : float
+            A motor driving the wheel's spin ``w_b - w_a``.
+        collide_connected : bool
+            Whether the two bodies' shapes still collide with each other.
+
         Returns
         -------
         WheelJoint
@@ -237,12 +229,9 @@ class WorldJoints:
         --------
         >>> from engine import World, Circle, Polygon
         >>> world = World()
-        >>> chassis = world.create_body(position=(0, 1))
-        >>> _ = chassis.add_shape(Polygon.box(2, 0.4))
-        >>> wheel = world.create_body(position=(0.8, 0.6))
-        >>> _ = wheel.add_shape(Circle(0.3))
-        >>> axle = world.create_wheel_joint(chassis, wheel, (0.8, 0.6), (0, 1), motor_speed=-5,
-        ...                                 max_motor_torque=50)
+        >>> chassis, wheel = world.create_body(position=(0, 1)), world.create_body()
+        >>> _ = chassis.add_shape(Polygon.box(2, 0.4)), wheel.add_shape(Circle(0.3))
+        >>> axle = world.create_wheel_joint(chassis, wheel, (0, 0), (0, 1), motor_speed=-5)
         >>> axle.spring_hertz
         1.0
         """
@@ -251,7 +240,7 @@ class WorldJoints:
         axis = as_direction(axis, "axis")
         values = {L.J_MSPEED: as_float(motor_speed, "motor_speed"),
                   L.J_MMAX: as_non_negative(max_motor_torque, "max_motor_torque"),
-                  **_spring(spring_hertz, spring_damping), **_limits(limits)}
+                  **spring_values(spring_hertz, spring_damping), **limit_values(limits)}
         return self._make(WheelJoint, a, b, anchor, anchor, values, collide_connected, axis)
 
     def create_motor_joint(self, body_a, body_b, *, linear_offset=(0.0, 0.0),
@@ -260,6 +249,21 @@ class WorldJoints:
         """Drive B toward ``linear_offset`` (B's origin in A's frame) and
         ``angular_offset`` (``angle_b - angle_a``) with at most ``max_force`` and
         ``max_torque``.
+
+        Parameters
+        ----------
+        body_a, body_b : Body
+            Two different live bodies of this world.
+        linear_offset : (float, float)
+            The target position of B's origin, in A's frame.
+        angular_offset : float
+            The target ``angle_b - angle_a`` (rad).
+        max_force, max_torque : float
+            The most force (N) and torque (N m) it applies.
+        correction_factor : float
+            From 0 to 1: the fraction of the pose error closed per substep.
+        collide_connected : bool
+            Whether the two bodies' shapes still collide with each other.
 
         Returns
         -------
@@ -287,7 +291,7 @@ class WorldJoints:
                   L.J_MAXF: as_non_negative(max_force, "max_force"),
                   L.J_MAXT: as_non_negative(max_torque, "max_torque"), L.J_CORR: corr}
         bodies = self._state.bodies
-        anchor_a = _world_of(bodies, a, offset)
+        anchor_a = world_of(bodies, a, offset)
         anchor_b = (float(bodies.pos[b, 0]), float(bodies.pos[b, 1]))
         return self._make(MotorJoint, a, b, anchor_a, anchor_b, values, collide_connected)
 
@@ -330,21 +334,6 @@ class WorldJoints:
                   L.J_TX: target[0], L.J_TY: target[1]}
         return self._make(MouseJoint, b, b, target, target, values, True)
 
-    def destroy_joint(self, joint):
-        """Remove ``joint``; its handle raises from now on.
-
-        Parameters
-        ----------
-        joint : Joint
-            A live joint of this world.
-        """
-        state = self._state
-        if not hasattr(joint, "_state") or joint._state is not state or not hasattr(joint, "_check"):
-            raise TypeError(f"expected a joint of this world, got {joint!r}")
-        row = joint._check()
-        state.check_unlocked()
-        _remove(state, row)
-
     # -- helpers -------------------------------------------------------------------------
     def _joined_rows(self, body_a, body_b):
         self._state.check_unlocked()
@@ -361,8 +350,8 @@ class WorldJoints:
         bodies = state.bodies
         row = state.joints.add(cls.kind, a, b, bool(collide))
         d = state.joints.columns.data[row]
-        d[L.J_AX], d[L.J_AY] = _local_of(bodies, a, anchor_a)
-        d[L.J_BX], d[L.J_BY] = _local_of(bodies, b, anchor_b)
+        d[L.J_AX], d[L.J_AY] = local_of(bodies, a, anchor_a)
+        d[L.J_BX], d[L.J_BY] = local_of(bodies, b, anchor_b)
         ca, sa = math.cos(bodies.angle[a]), math.sin(bodies.angle[a])
         d[L.J_UX], d[L.J_UY] = ca * axis[0] + sa * axis[1], -sa * axis[0] + ca * axis[1]
         d[L.J_REF] = bodies.angle[b] - bodies.angle[a]
@@ -374,88 +363,5 @@ class WorldJoints:
         state.joints.handles[row] = handle
         handle._refresh()
         if not collide:
-            _drop_pairs_between(state, a, b)
+            drop_pairs_between(state, a, b)
         return handle
-
-
-def _spring(hertz, damping):
-    return {L.J_HZ: as_non_negative(hertz, "spring_hertz"),
-            L.J_ZETA: as_non_negative(damping, "spring_damping")}
-
-
-def _limits(limits):
-    limits = as_limits(limits)
-    if limits is None:
-        return {L.J_LIMIT: 0.0}
-    return {L.J_LIMIT: 1.0, L.J_LOWER: limits[0], L.J_UPPER: limits[1]}
-
-
-def _distance_values(now, length, min_length, max_length, hertz, damping):
-    length = now if length is None else as_positive(length, "length")
-    if length <= 0.0:
-        raise ValueError("the anchors coincide: give a length > 0")
-    lo = 0.0 if min_length is None else as_positive(min_length, "min_length")
-    hi = math.inf if max_length is None else as_positive(max_length, "max_length")
-    if lo > hi:
-        raise ValueError(f"min_length must be <= max_length, got {lo} > {hi}")
-    values = {L.J_LENGTH: length, **_spring(hertz, damping)}
-    if min_length is not None or max_length is not None:
-        values.update({L.J_LIMIT: 1.0, L.J_LOWER: lo, L.J_UPPER: hi})
-    return values
-
-
-def _local_of(bodies, i, point):
-    c, s = math.cos(bodies.angle[i]), math.sin(bodies.angle[i])
-    dx, dy = point[0] - bodies.pos[i, 0], point[1] - bodies.pos[i, 1]
-    return c * dx + s * dy, -s * dx + c * dy
-
-
-def _world_of(bodies, i, local):
-    c, s = math.cos(bodies.angle[i]), math.sin(bodies.angle[i])
-    return (float(bodies.pos[i, 0] + c * local[0] - s * local[1]),
-            float(bodies.pos[i, 1] + s * local[0] + c * local[1]))
-
-
-def _drop_pairs_between(state, a, b):
-    """Forget the tracked pairs between bodies ``a`` and ``b`` (joined without collision);
-    the ones touching end at the next step."""
-    pa, pb = state.pairs.pieces()
-    body = state.pieces.body
-    ba, bb = body[pa], body[pb]
-    state.pairs.keep(~(((ba == a) & (bb == b)) | ((ba == b) & (bb == a))))
-
-
-def _remove(state, row):
-    """Destroy joint ``row``; bodies it kept apart look for their pairs again."""
-    c = state.joints.columns
-    a, b, collide = int(c.body_a[row]), int(c.body_b[row]), bool(c.collide[row])
-    state.joints.remove(row)
-    if not collide and a != b:
-        state.mark_placed(a)
-        state.mark_placed(b)
-
-
-def destroy_joints_of_body(state, i):
-    """Destroy the joints of body row ``i`` (the body is being destroyed)."""
-    for row in state.joints.rows_of_body(i):
-        _remove(state, int(row))
-
-
-def break_overloaded(state):
-    """Destroy the joints whose load in the last step exceeded their break force or
-    torque; their ids go to ``state.broken``."""
-    c = state.joints.columns
-    n = c.used
-    rows = np.flatnonzero((c.kind[:n] >= 0) & (np.isfinite(c.break_force[:n])
-                                                | np.isfinite(c.break_torque[:n])))
-    broken = []
-    for row in rows:
-        handle = state.joints.handles[row]
-        px, py, torque = handle._impulse()
-        inv_h = c.data[row, L.J_INVH]
-        if (math.hypot(px, py) * inv_h > c.break_force[row]
-                or abs(torque) * inv_h > c.break_torque[row]):
-            broken.append(int(row))
-    for row in broken:
-        _remove(state, row)
-    state.broken = np.array(broken, np.int64) if broken else NO_BROKEN
