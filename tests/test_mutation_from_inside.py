@@ -12,16 +12,19 @@ DT = 1 / 60
 
 
 class Destroying(float):
-    """A float whose conversion destroys ``victim`` (once) before returning itself."""
+    """A float whose conversion destroys the first of ``victims`` still alive before
+    returning itself: converted once, it destroys the first; converted again (after the
+    world was changed), the second too."""
 
-    def __new__(cls, value, world, victim):
+    def __new__(cls, value, world, victims):
         obj = super().__new__(cls, value)
-        obj.world, obj.victim = world, victim
+        obj.world, obj.victims = world, victims
         return obj
 
     def __float__(self):
-        if self.victim.alive:
-            self.world.destroy_body(self.victim)
+        alive = [v for v in self.victims if v.alive]
+        if alive:
+            self.world.destroy_body(alive[0])
         return float.__float__(self)
 
 
@@ -110,7 +113,8 @@ def _outcome(world, bodies, call, wrap):
 def test_a_conversion_that_destroys_a_body_is_as_if_it_happened_first(case, victim):
     _, call = case
     world, bodies = _scene()
-    got = _outcome(world, bodies, call, lambda x: Destroying(x, world, bodies[victim]))
+    victims = [bodies[victim], bodies["after"]]
+    got = _outcome(world, bodies, call, lambda x: Destroying(x, world, victims))
     ref, ref_bodies = _scene()
     ref.destroy_body(ref_bodies[victim])
     expected = _outcome(ref, ref_bodies, call, lambda x: x)
