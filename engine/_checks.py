@@ -41,12 +41,68 @@ def as_non_negative(value, name):
     return f
 
 
-def as_vec2(value, name):
-    """``value`` (a pair of real numbers) as a tuple of two finite floats."""
+def as_within(value, name, limit, unit=""):
+    """``value`` as a finite float with ``|value| <= limit`` (``unit`` for the message).
+
+    Examples
+    --------
+    >>> as_within(-3, "torque", 1e40, "N m")
+    -3.0
+    """
+    f = as_float(value, name)
+    if not abs(f) <= limit:
+        raise ValueError(f"{name} must be between -{limit:g} and {limit:g}{' ' + unit if unit else ''}, "
+                         f"got {f!r}")
+    return f
+
+
+def as_between(value, name, low, high, unit=""):
+    """``value`` as a finite float with ``low <= value <= high`` (``unit`` for the message).
+
+    Examples
+    --------
+    >>> as_between(2, "density", 1e-12, 1e12, "kg/m^2")
+    2.0
+    """
+    f = as_float(value, name)
+    if not low <= f <= high:
+        raise ValueError(f"{name} must be between {low:g} and {high:g}{' ' + unit if unit else ''}, "
+                         f"got {f!r}")
+    return f
+
+
+def checked_sum(old, add, what, limit, unit):
+    """``old + add`` as a float, or a ValueError naming ``what`` if it leaves ``-limit ..
+    limit`` (an accumulated force, a velocity after an impulse).
+
+    Examples
+    --------
+    >>> checked_sum(1.0, 2.0, "force", 1e30, "N")
+    3.0
+    """
+    total = float(old) + add
+    if not abs(total) <= limit:
+        raise ValueError(f"{what} would be {total!r} {unit}; it must stay between -{limit:g} and "
+                         f"{limit:g} {unit} (nothing was applied)")
+    return total
+
+
+def as_vec2(value, name, limit=None, unit=""):
+    """``value`` (a pair of real numbers) as a tuple of two finite floats; with ``limit``,
+    each within ``-limit .. limit`` (``unit`` names their unit in the message)."""
     if type(value) is tuple and len(value) == 2:  # the common case, checked cheaply
         x, y = value
-        if type(x) is float and type(y) is float and (x + y) - (x + y) == 0.0:
+        if (type(x) is float and type(y) is float and (x + y) - (x + y) == 0.0
+                and (limit is None or (abs(x) <= limit and abs(y) <= limit))):
             return value
+    xy = _vec2(value, name)
+    if limit is not None:
+        for k in range(2):
+            as_within(xy[k], f"{name}[{k}]", limit, unit)
+    return xy
+
+
+def _vec2(value, name):
     try:
         n = len(value)
     except TypeError:
@@ -74,8 +130,9 @@ def as_pose(value, name):
             as_float(value[2], f"{name}[2]"))
 
 
-def as_points(value, name, min_count=1):
-    """``value`` as a C-contiguous float64 (n, 2) array of finite coordinates."""
+def as_points(value, name, min_count=1, limit=None):
+    """``value`` as a C-contiguous float64 (n, 2) array of finite coordinates (with
+    ``limit``, each within ``-limit .. limit`` m)."""
     try:
         arr = np.array(value, dtype=np.float64)
     except (TypeError, ValueError):
@@ -87,6 +144,10 @@ def as_points(value, name, min_count=1):
     if not np.all(np.isfinite(arr)):
         bad = int(np.argwhere(~np.isfinite(arr))[0, 0])
         raise ValueError(f"{name} must be finite; point {bad} is {tuple(arr[bad].tolist())}")
+    if limit is not None and arr.size and not np.abs(arr).max() <= limit:
+        bad = int(np.argwhere(np.abs(arr) > limit)[0, 0])
+        raise ValueError(f"{name} coordinates must be between -{limit:g} and {limit:g} m; "
+                         f"point {bad} is {tuple(arr[bad].tolist())}")
     return np.ascontiguousarray(arr)
 
 

@@ -146,3 +146,50 @@ TOUCHING_DISTANCE = SPECULATIVE_DISTANCE
 # Contacts that start faster than this, in m/s, are reported as hit events (Box2D's
 # default hitEventThreshold).
 HIT_EVENT_THRESHOLD = 1.0
+
+# Valid ranges: what the API accepts (``_checks.py`` refuses the rest with a ValueError
+# naming the limit; docs/overview.md, "Valid ranges"). Chosen so that every product the
+# kernels form (mass times speed squared, inertia inverted, boxes' areas, a step's
+# motion) stays many orders of magnitude inside float64 (1e-308 .. 1e308), while
+# leaving plenty of room around the 0.1 m .. 10 m the tunables are made for.
+# Positions and shape coordinates, in meters: |x| <= MAX_COORDINATE (float64 still
+# resolves 0.2 um there; squared it is 1e18).
+MAX_COORDINATE = 1e9
+# Radii, box sides and segment lengths, in meters: at least MIN_LENGTH (a radius of 0
+# stays allowed where it means "not rounded"); a polygon's area at least MIN_LENGTH**2.
+# Below, a shape's inertia ~ density * length**4 heads for underflow.
+MIN_LENGTH = 1e-6
+# Density in kg/m^2: MIN_DENSITY .. MAX_DENSITY. With the lengths above a shape's mass
+# stays within about 1e-24 .. 1e31 kg and its inertia within 1e-37 .. 1e49 kg m^2.
+MIN_DENSITY = 1e-12
+MAX_DENSITY = 1e12
+# A mass set by hand (``body.mass``), in kg, and an inertia set by hand (0 or within
+# MIN_INERTIA .. MAX_INERTIA, kg m^2): their inverses stay finite and far from 0.
+MIN_MASS = 1e-30
+MAX_MASS = 1e40
+MIN_INERTIA = 1e-50
+MAX_INERTIA = 1e60
+# Velocities set by hand or reached by an impulse: each component within
+# MAX_INPUT_SPEED m/s, angular velocity within MAX_INPUT_ANGULAR_SPEED rad/s. Dynamic
+# bodies are then capped at MAX_LINEAR_SPEED by the step; kinematic bodies are not
+# capped (they move exactly as told), so this bound is also theirs.
+MAX_INPUT_SPEED = 1e6
+MAX_INPUT_ANGULAR_SPEED = 1e6
+# Forces and torques accumulated for a step (each component, N and N m): with the
+# smallest masses and inertias above, accelerations stay below 1e90.
+MAX_FORCE = 1e30
+MAX_TORQUE = 1e40
+# Gravity components in m/s^2, and a body's gravity scale (a plain factor).
+MAX_GRAVITY = 1e6
+MAX_GRAVITY_SCALE = 1e6
+# The time step, in seconds: 0 < dt <= MAX_DT (a kinematic body moves at most
+# MAX_INPUT_SPEED * MAX_DT meters a step).
+MAX_DT = 1.0
+# Friction and rolling resistance coefficients (>= 0) at most this: the solver multiplies
+# them by impulses, and two of them are multiplied together when mixed.
+MAX_FRICTION = 1e6
+# Tracked pairs (shape piece pairs whose fat boxes overlap) at most this many in one
+# world (about 0.5 kB each: 1 GB): a step that would track more raises a RuntimeError
+# before any body moves (``world/stages.py``), instead of exhausting memory (10,000
+# boxes created at one point make 50 million).
+MAX_PAIRS = 2_000_000

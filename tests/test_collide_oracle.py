@@ -486,6 +486,8 @@ _size = st.floats(0.1, 10.0)
 _coord = st.floats(-1000.0, 1000.0)
 _angle = st.floats(-math.pi, math.pi)
 _unit = st.floats(-1.0, 1.0)
+# A rounding radius is 0 or at least MIN_LENGTH (1e-6 m): no subnormal radii.
+_rounding = st.one_of(st.just(0.0), st.floats(1e-5, 1.0))
 
 
 @st.composite
@@ -498,8 +500,8 @@ def shapes(draw, kind):
         ang = draw(_angle)
         length = draw(st.floats(0.1, 1.0)) * size
         b = (a[0] + length * math.cos(ang), a[1] + length * math.sin(ang))
-        return Segment(a, b, draw(st.floats(0.0, 1.0)) * size)
-    radius = draw(st.floats(0.0, 0.5)) * size if kind == "rounded" else 0.0
+        return Segment(a, b, draw(_rounding) * size)
+    radius = 0.5 * draw(_rounding) * size if kind == "rounded" else 0.0
     if draw(st.booleans()):
         return Polygon.box(draw(st.floats(0.1, 1.0)) * size, size, angle=draw(_angle),
                            center=(draw(_unit) * size, draw(_unit) * size), radius=radius)

@@ -31,8 +31,9 @@ def _disjoint(a_aabb, a, b_aabb, b):
 
 @njit
 def _query_pairs(aabb, child1, child2, height, user, root, s_aabb, s_child1, s_child2,
-                 s_height, s_user, s_root, moved, rule, keys, stack):
-    """Keys of the pairs of each moved leaf of T with the leaves of T and S (unsorted)."""
+                 s_height, s_user, s_root, moved, rule, keys, stack, limit):
+    """Keys of the pairs of each moved leaf of T with the leaves of T and S (unsorted);
+    stops at ``limit`` keys."""
     n = 0
     found = np.empty(64, np.int64)
     for i in range(moved.shape[0]):
@@ -52,6 +53,8 @@ def _query_pairs(aabb, child1, child2, height, user, root, s_aabb, s_child1, s_c
             ub = found[h]
             if ub == ua or not pair_admitted(rule, ua, ub):
                 continue  # the leaf itself, the same body, no dynamic body, or filtered
+            if n == limit:
+                return keys, n
             if n == keys.shape[0]:
                 keys = grown(keys)
             keys[n] = (min(ua, ub) << 32) | max(ua, ub)
@@ -62,9 +65,10 @@ def _query_pairs(aabb, child1, child2, height, user, root, s_aabb, s_child1, s_c
 @njit
 def _descend_pairs(a_aabb, a_child1, a_child2, a_height, a_user, a_root,
                    b_aabb, b_child1, b_child2, b_height, b_user, b_root, same,
-                   marked, rule, keys, n, stack_a, stack_b):
+                   marked, rule, keys, n, stack_a, stack_b, limit):
     """Append the keys of overlapping leaf pairs of tree A against tree B (``same``: A
-    against itself, each pair once) with a marked leaf of A among them (unsorted).
+    against itself, each pair once) with a marked leaf of A among them (unsorted), up
+    to ``limit`` keys in all.
 
     A stack of node pairs: a pair of overlapping subtrees is split on its larger box;
     with ``same``, an entry (x, x) stands for "the pairs within subtree x", which splits
@@ -102,6 +106,8 @@ def _descend_pairs(a_aabb, a_child1, a_child2, a_height, a_user, a_root,
             ub = b_user[b]
             if not pair_admitted(rule, ua, ub):
                 continue
+            if n == limit:
+                return keys, n
             if n == keys.shape[0]:
                 keys = grown(keys)
             keys[n] = (min(ua, ub) << 32) | max(ua, ub)
@@ -149,7 +155,7 @@ def _heapsort(a):
 
 
 @njit
-def tree_find_pairs(tree, other, moved, rule):
+def tree_find_pairs(tree, other, moved, rule, limit=1 << 62):
     """Candidate pairs for the moved leaves of tree T (``tree``, a ``TreeArrays``) against
     T itself and a second tree S (``other``; an empty tree is fine).
 
@@ -159,6 +165,10 @@ def tree_find_pairs(tree, other, moved, rule):
     kinematic never collide) and pairs the shapes' filters reject are dropped. Returns int64 (k,) keys
     ``(min_user << 32) | max_user``, sorted and unique: two moved leaves that overlap
     give one key, and the order does not depend on the traversal.
+
+    At most ``limit`` keys are collected (before duplicates are removed); a search that
+    reaches it returns ``[-1]`` instead (keys are >= 0), having allocated no more than
+    that: 10,000 boxes at one point would otherwise ask for 50 million.
     """
     aabb, parent, child1, child2, height, user, meta = tree
     s_aabb, s_parent, s_child1, s_child2, s_height, s_user, s_meta = other
@@ -183,14 +193,16 @@ def tree_find_pairs(tree, other, moved, rule):
         stack_b = np.empty(size, np.int32)
         keys, n = _descend_pairs(aabb, child1, child2, height, user, root,
                                  aabb, child1, child2, height, user, root, True,
-                                 marked, rule, keys, 0, stack_a, stack_b)
+                                 marked, rule, keys, 0, stack_a, stack_b, limit)
         keys, n = _descend_pairs(aabb, child1, child2, height, user, root,
                                  s_aabb, s_child1, s_child2, s_height, s_user, s_root, False,
-                                 marked, rule, keys, n, stack_a, stack_b)
+                                 marked, rule, keys, n, stack_a, stack_b, limit)
     else:
         stack = np.empty(max(depth, s_depth) + 2, np.int32)
         keys, n = _query_pairs(aabb, child1, child2, height, user, root, s_aabb, s_child1,
-                               s_child2, s_height, s_user, s_root, moved, rule, keys, stack)
+                               s_child2, s_height, s_user, s_root, moved, rule, keys, stack, limit)
+    if n >= limit:
+        return np.full(1, -1, np.int64)
     _heapsort(keys[:n])
     m = 0
     for i in range(n):

@@ -50,12 +50,31 @@ def _kind(count):
     return CIRCLE if count == 1 else (CAPSULE if count == 2 else POLYGON)
 
 
+# The golden angle, in radians: successive multiples of it spread evenly over the circle.
+GOLDEN_ANGLE = 2.399963229728653
+
+
+@njit_inline
+def coincident_axis(sa, sb):
+    """The normal of two concentric circles, whose every axis is a minimum: a direction
+    varied by the pair of vertex rows ``sa``, ``sb`` (``k`` golden angles from +y, ``k``
+    the pair's triangular index), so that many circles created at one point spread out
+    in every direction instead of along one line. Deterministic, and opposite for the
+    pair taken the other way round; the pair of rows (0, 1), as ``collide`` has it,
+    gives +y. Returns ``(nx, ny)``."""
+    lo = min(sa, sb)
+    hi = max(sa, sb)
+    t = ((hi * (hi - 1) // 2 + lo) % 1000003) * GOLDEN_ANGLE
+    sign = 1.0 if sa < sb else -1.0
+    return sign * math.sin(t), sign * math.cos(t)
+
+
 @njit_inline
 def collide_circle_circle(verts, norms, ghost, sa, ka, ra, pose_a, sb, kb, rb, pose_b, margin,
                           flip_tol, scratch_v, scratch_n, out):
     """Circle against circle (arguments and result as :func:`collide_pieces`): the axis is
-    the line between the centres, in the world frame (concentric circles take +y). One
-    point, midway between the surfaces."""
+    the line between the centres, in the world frame (concentric circles: see
+    :func:`coincident_axis`). One point, midway between the surfaces."""
     xa, ya, ca, sna = pose_a
     xb, yb, cb, snb = pose_b
     cax = xa + ca * verts[sa, 0] - sna * verts[sa, 1]
@@ -69,9 +88,10 @@ def collide_circle_circle(verts, norms, ghost, sa, ka, ra, pose_a, sb, kb, rb, p
     out[M_COUNT] = 0.0
     if sep > margin:
         return
-    if d == 0.0:
-        nx = 0.0  # concentric: any axis is a minimum; pick +y
-        ny = 1.0
+    feature = 0.0
+    if d == 0.0:  # concentric: any axis is a minimum
+        nx, ny = coincident_axis(sa, sb)
+        feature = 1.0  # not the id of the pair apart: its impulse is not carried to a real axis
     h = ra + 0.5 * sep
     out[M_NX] = nx
     out[M_NY] = ny
@@ -80,7 +100,7 @@ def collide_circle_circle(verts, norms, ghost, sa, ka, ra, pose_a, sb, kb, rb, p
     out[M_P1X] = cax + h * nx
     out[M_P1Y] = cay + h * ny
     out[M_S1] = sep
-    out[M_ID1] = 0.0
+    out[M_ID1] = feature
 
 
 @njit_inline

@@ -31,7 +31,10 @@ def _velocity(h, ax, ay, alpha, lin_damp, ang_damp, vx, vy, w, max_speed, max_ro
     ``a`` is gravity plus force over mass, ``alpha`` torque over inertia. The damping
     factor ``1 / (1 + h*c)`` is the Pade approximation of ``exp(-h*c)`` for
     ``dv/dt = -c*v`` (Box2D v3): unconditionally stable, never reverses v. Speeds are
-    capped at ``max_speed`` and turn rates so one substep turns at most ``max_rotation``.
+    capped at ``max_speed`` (any finite speed, even one whose square overflows) and turn
+    rates so one substep turns at most ``max_rotation``. Only dynamic bodies come here:
+    kinematic bodies are not capped, they move exactly at the velocity they are given
+    (which the API bounds by ``MAX_INPUT_SPEED``).
     """
     ld = 1.0 if lin_damp == 0.0 else 1.0 / (1.0 + h * lin_damp)
     ad = 1.0 if ang_damp == 0.0 else 1.0 / (1.0 + h * ang_damp)
@@ -40,7 +43,11 @@ def _velocity(h, ax, ay, alpha, lin_damp, ang_damp, vx, vy, w, max_speed, max_ro
     w = h * alpha + ad * w
     speed2 = vx * vx + vy * vy
     if speed2 > max_speed * max_speed:
-        f = max_speed / math.sqrt(speed2)
+        if speed2 < math.inf:
+            f = max_speed / math.sqrt(speed2)
+        else:  # the square overflows above ~1e154 m/s: scale before squaring
+            m = max(abs(vx), abs(vy))
+            f = (max_speed / m) / math.sqrt((vx / m) * (vx / m) + (vy / m) * (vy / m))
         vx *= f
         vy *= f
     if w * w * h * h > max_rotation * max_rotation:

@@ -18,7 +18,9 @@ import numpy as np
 
 from . import decompose as _decompose
 from .seam_rows import GHOST_SIZE
-from .._checks import as_float, as_non_negative, as_points, as_positive, as_vec2
+from .. import constants as K
+from .._checks import as_float, as_points, as_vec2
+from .limits import as_density, as_length, as_rounding
 
 __all__ = ["Shape", "Circle", "Segment", "Polygon"]
 
@@ -168,7 +170,7 @@ class Shape:
         >>> round(m, 12), c, round(i, 12)
         (4.0, (0.0, 0.0), 2.666666666667)
         """
-        density = as_positive(density, "density")
+        density = as_density(density)
         mass = density * self._area
         moment = density * self._second
         return mass, self._centroid, max(moment, 0.0)
@@ -199,9 +201,9 @@ class Circle(Shape):
     Parameters
     ----------
     radius : float
-        Radius in meters, > 0.
+        Radius in meters, from ``MIN_LENGTH`` (1e-6) to ``MAX_COORDINATE`` (1e9).
     center : (float, float)
-        Centre in the body's frame.
+        Centre in the body's frame, coordinates within +-``MAX_COORDINATE``.
 
     Examples
     --------
@@ -213,8 +215,8 @@ class Circle(Shape):
     __slots__ = ()
 
     def __init__(self, radius, center=(0.0, 0.0)):
-        r = as_positive(radius, "radius")
-        cx, cy = as_vec2(center, "center")
+        r = as_length(radius, "radius")
+        cx, cy = as_vec2(center, "center", K.MAX_COORDINATE, "m")
         self._finish([np.array([[cx, cy]])], r)
 
     @property
@@ -232,9 +234,11 @@ class Segment(Shape):
     Parameters
     ----------
     a, b : (float, float)
-        The end points in the body's frame (distinct).
+        The end points in the body's frame, at least ``MIN_LENGTH`` (1e-6 m) apart,
+        coordinates within +-``MAX_COORDINATE`` (1e9 m).
     radius : float
-        Rounding radius >= 0 in meters: the capsule's half thickness.
+        Rounding radius in meters: the capsule's half thickness; 0, or from
+        ``MIN_LENGTH`` to ``MAX_COORDINATE``.
 
     Examples
     --------
@@ -246,11 +250,14 @@ class Segment(Shape):
     __slots__ = ()
 
     def __init__(self, a, b, radius=0.0):
-        a = as_vec2(a, "a")
-        b = as_vec2(b, "b")
-        r = as_non_negative(radius, "radius")
+        a = as_vec2(a, "a", K.MAX_COORDINATE, "m")
+        b = as_vec2(b, "b", K.MAX_COORDINATE, "m")
+        r = as_rounding(radius)
         if a == b:
             raise ValueError(f"a segment needs two distinct end points, got a == b == {a}")
+        if not math.hypot(b[0] - a[0], b[1] - a[1]) >= K.MIN_LENGTH:
+            raise ValueError(f"a segment's end points must be at least {K.MIN_LENGTH:g} m apart, "
+                             f"got a = {a}, b = {b}")
         self._finish([np.array([a, b], dtype=np.float64)], r)
 
     @property
@@ -278,9 +285,11 @@ class Polygon(Shape):
     ----------
     vertices : sequence of (x, y)
         At least 3 distinct, non-collinear points forming a simple polygon (no
-        self-intersection, no holes).
+        self-intersection, no holes), coordinates within +-``MAX_COORDINATE`` (1e9 m),
+        enclosing at least ``MIN_LENGTH ** 2`` (1e-12 m^2).
     radius : float, optional
-        Rounding radius >= 0 (convex polygons only).
+        Rounding radius (convex polygons only): 0, or from ``MIN_LENGTH`` to
+        ``MAX_COORDINATE``.
     method : {"auto", "split", "earclip"}, optional
         How a concave outline is cut into convex pieces: ``"split"`` cuts along edge
         extensions at reflex vertices, ``"earclip"`` clips ears and merges them, ``"auto"``
@@ -299,8 +308,8 @@ class Polygon(Shape):
     __slots__ = ("_outline", "_convex", "_interior")
 
     def __init__(self, vertices, radius=0.0, method="auto"):
-        pts = as_points(vertices, "vertices")
-        r = as_non_negative(radius, "radius")
+        pts = as_points(vertices, "vertices", limit=K.MAX_COORDINATE)
+        r = as_rounding(radius)
         if method not in ("auto", "split", "earclip"):
             raise ValueError(f"unknown method {method!r}; use 'auto', 'split' or 'earclip'")
         outline = _decompose.validate_polygon(pts)
@@ -320,6 +329,8 @@ class Polygon(Shape):
             self._finish(pieces, r, outline=outline, interior=self._interior,
                          cones=_decompose.outline_cones(pieces, outline))
         self._interior.flags.writeable = False
+        if not self._area >= K.MIN_LENGTH ** 2:
+            raise ValueError(f"a polygon must enclose at least {K.MIN_LENGTH ** 2:g} m^2, got {self._area:g}")
 
     @classmethod
     def box(cls, width, height, center=(0.0, 0.0), angle=0.0, radius=0.0):
@@ -328,7 +339,8 @@ class Polygon(Shape):
         Parameters
         ----------
         width, height : float
-            Side lengths in meters, > 0 (of the core, before rounding).
+            Side lengths in meters (of the core, before rounding), from ``MIN_LENGTH``
+            (1e-6) to ``MAX_COORDINATE`` (1e9).
         center : (float, float)
             Centre in the body's frame.
         angle : float
@@ -343,9 +355,9 @@ class Polygon(Shape):
         >>> Polygon.box(2.0, 1.0, center=(1, 0), angle=math.pi / 2).vertices.round(9).tolist()
         [[1.5, -1.0], [1.5, 1.0], [0.5, 1.0], [0.5, -1.0]]
         """
-        hw = 0.5 * as_positive(width, "width")
-        hh = 0.5 * as_positive(height, "height")
-        cx, cy = as_vec2(center, "center")
+        hw = 0.5 * as_length(width, "width")
+        hh = 0.5 * as_length(height, "height")
+        cx, cy = as_vec2(center, "center", K.MAX_COORDINATE, "m")
         a = as_float(angle, "angle")
         c, s = math.cos(a), math.sin(a)
         corners = [(-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh)]

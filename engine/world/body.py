@@ -6,7 +6,8 @@ maps to no row and every access raises, so a handle can never read another body'
 """
 import numpy as np
 
-from .._checks import as_float, as_non_negative, as_positive, as_vec2
+from .. import constants as K
+from .._checks import as_between, as_float, as_non_negative, as_vec2, as_within, checked_sum
 from ..constants import DYNAMIC
 from . import attach
 from .body_shapes import BodyShapes
@@ -88,13 +89,14 @@ class Body(BodyShapes):
     # -- state ------------------------------------------------------------------------
     @property
     def position(self):
-        """Origin of the body frame in the world, ``(x, y)`` in meters."""
+        """Origin of the body frame in the world, ``(x, y)`` in meters (each within
+        +-``MAX_COORDINATE``, 1e9 m)."""
         p = self._state.bodies.pos[self._row()]
         return (float(p[0]), float(p[1]))
 
     @position.setter
     def position(self, value):
-        self._place(position=as_vec2(value, "position"))
+        self._place(position=as_vec2(value, "position", K.MAX_COORDINATE, "m"))
 
     @property
     def angle(self):
@@ -118,23 +120,26 @@ class Body(BodyShapes):
 
     @property
     def velocity(self):
-        """Velocity of the centre of mass, ``(vx, vy)`` in m/s."""
+        """Velocity of the centre of mass, ``(vx, vy)`` in m/s (each set within
+        +-``MAX_INPUT_SPEED``, 1e6 m/s; the step caps dynamic bodies at
+        ``MAX_LINEAR_SPEED``, 400 m/s, and moves kinematic bodies as told)."""
         v = self._state.bodies.vel[self._row()]
         return (float(v[0]), float(v[1]))
 
     @velocity.setter
     def velocity(self, value):
-        vx, vy = as_vec2(value, "velocity")
+        vx, vy = as_vec2(value, "velocity", K.MAX_INPUT_SPEED, "m/s")
         self._set("vel", (vx, vy))
 
     @property
     def angular_velocity(self):
-        """Angular velocity in rad/s, counter-clockwise."""
+        """Angular velocity in rad/s, counter-clockwise (set within
+        +-``MAX_INPUT_ANGULAR_SPEED``, 1e6 rad/s)."""
         return float(self._state.bodies.angvel[self._row()])
 
     @angular_velocity.setter
     def angular_velocity(self, value):
-        w = as_float(value, "angular_velocity")
+        w = as_within(value, "angular_velocity", K.MAX_INPUT_ANGULAR_SPEED, "rad/s")
         self._set("angvel", w)
 
     @property
@@ -161,14 +166,14 @@ class Body(BodyShapes):
     def gravity_scale(self):
         """Multiplier of the world's gravity for this body (1 by default).
 
-        Any float: 0 turns gravity off for the body, a negative value reverses it. Only
-        dynamic bodies feel gravity.
+        Any float within +-``MAX_GRAVITY_SCALE`` (1e6): 0 turns gravity off for the
+        body, a negative value reverses it. Only dynamic bodies feel gravity.
         """
         return float(self._state.bodies.gravity_scale[self._row()])
 
     @gravity_scale.setter
     def gravity_scale(self, value):
-        g = as_float(value, "gravity_scale")
+        g = as_within(value, "gravity_scale", K.MAX_GRAVITY_SCALE)
         self._set("gravity_scale", g)
 
     @property
@@ -198,15 +203,15 @@ class Body(BodyShapes):
     def mass(self):
         """Mass in kg, from the shapes' densities (0 for static and kinematic bodies).
 
-        Assigning a mass > 0 overrides it (dynamic bodies only; others raise
-        ``ValueError``) until a shape is added or removed or the body type changes, which
+        Assigning a mass from ``MIN_MASS`` to ``MAX_MASS`` (1e-30 .. 1e40 kg) overrides
+        it (dynamic bodies only; others raise ``ValueError``) until a shape is added or removed or the body type changes, which
         recompute it from the densities. The centre of mass does not move.
         """
         return float(self._state.bodies.mass[self._row()])
 
     @mass.setter
     def mass(self, value):
-        m = as_positive(value, "mass")
+        m = as_between(value, "mass", K.MIN_MASS, K.MAX_MASS, "kg")
         i = self._dynamic_row("mass")
         self._state.bodies.mass[i], self._state.bodies.inv_mass[i] = m, 1.0 / m
 
@@ -214,14 +219,16 @@ class Body(BodyShapes):
     def inertia(self):
         """Moment of inertia about the centre of mass, kg m^2.
 
-        Assigning a value >= 0 overrides it (dynamic bodies only; 0 stops the body
-        rotating) until a shape is added or removed or the body type changes.
+        Assigning 0 (the body stops rotating) or a value from ``MIN_INERTIA`` to
+        ``MAX_INERTIA`` (1e-50 .. 1e60 kg m^2) overrides it (dynamic bodies only) until a shape is added or removed or the body type changes.
         """
         return float(self._state.bodies.inertia[self._row()])
 
     @inertia.setter
     def inertia(self, value):
         j = as_non_negative(value, "inertia")
+        if j != 0.0:
+            as_between(j, "inertia", K.MIN_INERTIA, K.MAX_INERTIA, "kg m^2 (or 0)")
         i = self._dynamic_row("inertia")
         self._state.bodies.inertia[i] = j
         self._state.bodies.inv_inertia[i] = 1.0 / j if j > 0.0 else 0.0
@@ -291,14 +298,16 @@ class Body(BodyShapes):
     def _arm(self, point):
         if point is None:
             return 0.0, 0.0
-        px, py = as_vec2(point, "point")
+        px, py = as_vec2(point, "point", K.MAX_COORDINATE, "m")
         cx, cy = self.world_center_of_mass
         return px - cx, py - cy
 
     def apply_force(self, force, point=None):
         """Add ``force`` (N, world axes) at world ``point`` (default: centre of mass) for the next step.
 
-        Forces add up until the next ``World.step``, which applies and clears them.
+        Forces add up until the next ``World.step``, which applies and clears them. The
+        sum of a step's forces is refused (``ValueError``, nothing added) beyond
+        ``MAX_FORCE`` (1e30 N) a component, its torque beyond ``MAX_TORQUE`` (1e40 N m).
 
         Parameters
         ----------
@@ -306,30 +315,49 @@ class Body(BodyShapes):
             In newtons, world axes.
         point : (float, float), optional
             The world point it acts at; the centre of mass (no torque) by default.
+
+        Examples
+        --------
+        >>> from engine import World
+        >>> body = World(gravity=(0, 0)).create_body()
+        >>> body.apply_force((2.0, 0.0)); body.world.step(0.5)
+        >>> round(body.velocity[0], 12)  # a shapeless body: 1 kg
+        1.0
         """
-        fx, fy = as_vec2(force, "force")
+        fx, fy = as_vec2(force, "force", K.MAX_FORCE, "N")
         rx, ry = self._arm(point)
         self._state.check_unlocked()
         i = self._row()
         b = self._state.bodies
-        b.force[i, 0] += fx
-        b.force[i, 1] += fy
-        b.torque[i] += rx * fy - ry * fx
+        total = (checked_sum(b.force[i, 0], fx, "the force applied this step, x,", K.MAX_FORCE, "N"),
+                 checked_sum(b.force[i, 1], fy, "the force applied this step, y,", K.MAX_FORCE, "N"))
+        torque = checked_sum(b.torque[i], rx * fy - ry * fx, "the torque applied this step", K.MAX_TORQUE, "N m")
+        b.force[i] = total
+        b.torque[i] = torque
 
     def apply_torque(self, torque):
         """Add ``torque`` (N m) for the next step.
+
+        A step's torques add up to at most ``MAX_TORQUE`` (1e40 N m; beyond, ``ValueError``
+        and nothing is added).
 
         Parameters
         ----------
         torque : float
             In N m, counter-clockwise positive.
         """
-        t = as_float(torque, "torque")
+        t = as_within(torque, "torque", K.MAX_TORQUE, "N m")
         self._state.check_unlocked()
-        self._state.bodies.torque[self._row()] += t
+        i = self._row()
+        b = self._state.bodies
+        b.torque[i] = checked_sum(b.torque[i], t, "the torque applied this step", K.MAX_TORQUE, "N m")
 
     def apply_impulse(self, impulse, point=None):
         """Change momentum now by ``impulse`` (N s, world axes) at world ``point``.
+
+        Refused (``ValueError``, nothing changed) if the body's velocity would leave
+        +-``MAX_INPUT_SPEED`` (1e6 m/s) a component or its angular velocity
+        +-``MAX_INPUT_ANGULAR_SPEED`` (1e6 rad/s).
 
         Parameters
         ----------
@@ -337,17 +365,30 @@ class Body(BodyShapes):
             In N s, world axes.
         point : (float, float), optional
             The world point it acts at; the centre of mass (no spin) by default.
+
+        Examples
+        --------
+        >>> from engine import World
+        >>> body = World().create_body()  # no shape: 1 kg
+        >>> body.apply_impulse((0.0, 3.0)); body.velocity
+        (0.0, 3.0)
         """
         jx, jy = as_vec2(impulse, "impulse")
         rx, ry = self._arm(point)
         self._state.check_unlocked()
         i = self._row()
         b = self._state.bodies
-        b.vel[i, 0] += b.inv_mass[i] * jx
-        b.vel[i, 1] += b.inv_mass[i] * jy
-        b.angvel[i] += b.inv_inertia[i] * (rx * jy - ry * jx)
+        im, ii = float(b.inv_mass[i]), float(b.inv_inertia[i])
+        why = f"the velocity after the impulse {(jx, jy)}"
+        vx = checked_sum(b.vel[i, 0], im * jx, why + ", x,", K.MAX_INPUT_SPEED, "m/s")
+        vy = checked_sum(b.vel[i, 1], im * jy, why + ", y,", K.MAX_INPUT_SPEED, "m/s")
+        w = checked_sum(b.angvel[i], ii * (rx * jy - ry * jx), "the angular velocity after the impulse",
+                 K.MAX_INPUT_ANGULAR_SPEED, "rad/s")
+        b.vel[i] = (vx, vy)
+        b.angvel[i] = w
 
     def __repr__(self):
         if not self.alive:
             return "<Body destroyed>"
         return f"<Body {self.body_type.name.lower()} at {self.position}>"
+

@@ -1,6 +1,8 @@
 """The part of ``Body`` that attaches shapes (a base class of ``Body`` over its row of
 the world's state): adding and removing shapes, and the mass they give the body."""
-from .._checks import as_direction, as_float, as_non_negative, as_positive, as_restitution
+from .. import constants as K
+from .._checks import as_between, as_direction, as_restitution, as_within
+from ..geometry.limits import as_density
 from ..geometry.shapes import Shape
 from . import attach
 from .filter import Filter
@@ -26,9 +28,10 @@ class BodyShapes:
         shape : Circle, Segment or Polygon
             The geometry in the body's frame; one shape may be attached to many bodies.
         density : float
-            Mass per square meter, kg/m^2, > 0 (only dynamic bodies have mass).
+            Mass per square meter, kg/m^2, from ``MIN_DENSITY`` to ``MAX_DENSITY``
+            (1e-12 .. 1e12; only dynamic bodies have mass).
         friction : float
-            Coulomb friction coefficient >= 0, mixed with the other shape's
+            Coulomb friction coefficient from 0 to ``MAX_FRICTION`` (1e6), mixed with the other shape's
             (``World.mixing``).
         restitution : float
             Bounciness >= 0: 0 none, 1 elastic; mixed with the other shape's.
@@ -43,9 +46,9 @@ class BodyShapes:
             The kind of shape, for ``World.on_collision`` (``handle.collision_type``).
         surface_speed : float
             Speed of the shape's surface along itself, m/s, positive clockwise (the top
-            of a floor runs towards +x): a conveyor belt (``handle.surface_speed``).
+            of a floor runs towards +x), within +-``MAX_INPUT_SPEED`` (1e6): a conveyor belt (``handle.surface_speed``).
         rolling_resistance : float
-            Dimensionless resistance to rolling >= 0 (Box2D v3): a rolling ball on the
+            Dimensionless resistance to rolling, 0 to ``MAX_FRICTION`` (Box2D v3): a rolling ball on the
             shape slows by about ``c g / (1 + I / (m r^2))``.
         one_way : (float, float), optional
             Make a one-way platform: the shape pushes only bodies arriving against this
@@ -55,8 +58,8 @@ class BodyShapes:
         """
         if not isinstance(shape, Shape):
             raise TypeError(f"shape must be a Circle, Segment or Polygon, got {type(shape).__name__}")
-        density = as_positive(density, "density")
-        friction = as_non_negative(friction, "friction")
+        density = as_density(density)
+        friction = as_between(friction, "friction", 0.0, K.MAX_FRICTION)
         restitution = as_restitution(restitution)
         filter = Filter() if filter is None else filter
         if not isinstance(filter, Filter):
@@ -67,8 +70,11 @@ class BodyShapes:
             raise TypeError(f"collision_type must be an int, got {collision_type!r}")
         if one_way is not None:
             one_way = as_direction(one_way, "one_way")
-        as_float(surface_speed, "surface_speed")
-        as_non_negative(rolling_resistance, "rolling_resistance")
+        # Every argument converted once, here: a conversion that runs user code (a
+        # ``__float__``) must not run again after the world has been changed.
+        surface_speed = as_within(surface_speed, "surface_speed", K.MAX_INPUT_SPEED, "m/s")
+        rolling_resistance = as_between(rolling_resistance, "rolling_resistance", 0.0, K.MAX_FRICTION)
+        collision_type = int(collision_type)
         state = self._state
         state.check_unlocked()
         i = self._row()

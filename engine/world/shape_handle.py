@@ -6,7 +6,8 @@ restitution, and which rows of the world's piece arrays it owns.
 """
 import numbers
 
-from .._checks import as_direction, as_float, as_non_negative, as_restitution
+from .. import constants as K
+from .._checks import as_between, as_direction, as_restitution, as_within
 from . import attach
 from .filter import Filter
 
@@ -93,13 +94,14 @@ class ShapeHandle:
 
     @property
     def friction(self):
-        """Coulomb friction coefficient (mixed with the other shape's; see World.mixing)."""
+        """Coulomb friction coefficient, 0 to ``MAX_FRICTION`` (1e6), mixed with the other
+        shape's (see World.mixing)."""
         self._live_body()
         return self._friction
 
     @friction.setter
     def friction(self, value):
-        f = as_non_negative(value, "friction")
+        f = as_between(value, "friction", 0.0, K.MAX_FRICTION)
         state = self._live_body()._state
         state.check_unlocked()
         self._friction = f
@@ -168,20 +170,21 @@ class ShapeHandle:
         """Speed of the surface along the shape, m/s, positive clockwise: a floor with
         ``surface_speed = 2`` carries what rests on it towards +x at 2 m/s, a conveyor
         belt (Box2D v3's tangent speed; pymunk's ``surface_velocity`` is a vector on the
-        other shape's side)."""
+        other shape's side). Within +-``MAX_INPUT_SPEED`` (1e6 m/s)."""
         state = self._live_body()._state
         return float(state.pieces.surface_speed[self._pieces[0]])
 
     @surface_speed.setter
     def surface_speed(self, value):
-        v = as_float(value, "surface_speed")
+        v = as_within(value, "surface_speed", K.MAX_INPUT_SPEED, "m/s")
         state = self._live_body()._state
         state.check_unlocked()
         state.pieces.surface_speed[self._pieces] = v
 
     @property
     def rolling_resistance(self):
-        """Resistance to rolling on or by this shape, dimensionless >= 0 (Box2D v3): the
+        """Resistance to rolling on or by this shape, dimensionless, 0 to ``MAX_FRICTION``
+        (Box2D v3): the
         contact's angular impulse is capped at it times the larger rounding radius times
         the normal impulse."""
         state = self._live_body()._state
@@ -189,7 +192,7 @@ class ShapeHandle:
 
     @rolling_resistance.setter
     def rolling_resistance(self, value):
-        c = as_non_negative(value, "rolling_resistance")
+        c = as_between(value, "rolling_resistance", 0.0, K.MAX_FRICTION)
         state = self._live_body()._state
         state.check_unlocked()
         state.pieces.rolling_resistance[self._pieces] = c

@@ -50,10 +50,37 @@ def broadphase(state, dt):
         count += n_placed
         state.placed = False
     rule = state.pair_rule()
-    if n_static:
-        state.pairs.add(tree_find_pairs(static_tree, tree, placed_static[:n_static], rule))
-    if count:
-        state.pairs.add(tree_find_pairs(tree, static_tree, moved[:count], rule))
+    # Both searches before either merge, each bounded: too many pairs raise before any
+    # pair is added or any body moves (the query method finds a pair of two moved
+    # leaves twice, hence the factor 2).
+    limit = 2 * max(K.MAX_PAIRS - len(state.pairs), 0) + 2
+    found = [tree_find_pairs(static_tree, tree, placed_static[:n_static], rule, limit) if n_static else NOTHING,
+             tree_find_pairs(tree, static_tree, moved[:count], rule, limit) if count else NOTHING]
+    if any(len(k) and k[0] < 0 for k in found) or _tracked_after(state, found) > K.MAX_PAIRS:
+        _too_many_pairs(state)
+    for keys in found:
+        if len(keys):
+            state.pairs.add(keys)
+
+
+def _tracked_after(state, found):
+    """How many pairs the pair set would hold with the ``found`` keys merged in."""
+    total = len(state.pairs) + sum(map(len, found))
+    if total > K.MAX_PAIRS:  # some found keys may be tracked already: count exactly
+        total = len(np.union1d(state.pairs.keys, np.concatenate(found)))
+    return total
+
+
+def _too_many_pairs(state):
+    """Refuse the step: every body looks for its pairs again at the next one (the fat
+    boxes were refreshed and hand placements consumed by this one), then raise."""
+    state.bodies.moved[: state.bodies.used] = K.MOVED_BY_HAND
+    state.placed = True
+    raise RuntimeError(
+        f"this step would track more than {K.MAX_PAIRS:,} pairs of overlapping boxes "
+        f"(engine.constants.MAX_PAIRS; {len(state.pairs):,} tracked now): too many bodies overlap "
+        "in one place, as when thousands are created at one point. No body moved; remove or "
+        "spread some bodies and step again")
 
 
 def narrowphase(state, dt):

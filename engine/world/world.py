@@ -16,7 +16,7 @@ Python code here only validates user input and keeps the arrays consistent.
 import numpy as np
 
 from .. import constants as K
-from .._checks import as_float, as_non_negative, as_positive, as_vec2
+from .._checks import as_between, as_float, as_non_negative, as_positive, as_vec2, as_within
 from ..contacts.narrowphase import MIX_BOX2D, MIX_PYMUNK
 from . import callbacks, stages
 from .world_events import WorldEvents
@@ -41,7 +41,8 @@ class World(WorldEvents, WorldQueries, WorldJoints, JointSettings):
     Parameters
     ----------
     gravity : (float, float)
-        Acceleration in m/s^2, default ``(0, -10)``.
+        Acceleration in m/s^2, default ``(0, -10)``; each component within
+        +-``MAX_GRAVITY`` (1e6).
     substeps : int
         Solver substeps per step, default 7 (``engine.constants.SUBSTEPS``; Box2D's
         default is 4). More is stiffer and slower.
@@ -69,7 +70,7 @@ class World(WorldEvents, WorldQueries, WorldJoints, JointSettings):
     """
 
     def __init__(self, gravity=(0.0, -10.0), substeps=K.SUBSTEPS, mixing="box2d"):
-        gravity = as_vec2(gravity, "gravity")
+        gravity = as_vec2(gravity, "gravity", K.MAX_GRAVITY, "m/s^2")
         self._state = WorldState(gravity, _as_substeps(substeps), _mixing_code(mixing))
 
     # -- settings ---------------------------------------------------------------------
@@ -80,7 +81,7 @@ class World(WorldEvents, WorldQueries, WorldJoints, JointSettings):
 
     @gravity.setter
     def gravity(self, value):
-        self._state.gravity = as_vec2(value, "gravity")
+        self._state.gravity = as_vec2(value, "gravity", K.MAX_GRAVITY, "m/s^2")
 
     @property
     def substeps(self):
@@ -116,13 +117,16 @@ class World(WorldEvents, WorldQueries, WorldJoints, JointSettings):
         body_type : BodyType or {"dynamic", "kinematic", "static"}
             How the body moves (see :class:`~engine.BodyType`); dynamic by default.
         position : (float, float)
-            Origin of the body frame in the world, in meters.
+            Origin of the body frame in the world, in meters (within +-1e9,
+            ``MAX_COORDINATE``).
         angle : float
             Rotation in radians, counter-clockwise.
         velocity : (float, float)
-            Velocity of the centre of mass in m/s (ignored for a static body).
+            Velocity of the centre of mass in m/s, within +-1e6 (``MAX_INPUT_SPEED``;
+            ignored for a static body).
         angular_velocity : float
-            In rad/s, counter-clockwise (ignored for a static body).
+            In rad/s, counter-clockwise, within +-1e6 (``MAX_INPUT_ANGULAR_SPEED``;
+            ignored for a static body).
         linear_damping, angular_damping : float
             Velocity damping rates in 1/s, >= 0 (0: none).
 
@@ -134,10 +138,10 @@ class World(WorldEvents, WorldQueries, WorldJoints, JointSettings):
         (<BodyType.KINEMATIC: 1>, (1.0, 2.0), 0.5)
         """
         kind = BodyType.parse(body_type)
-        x, y = as_vec2(position, "position")
+        x, y = as_vec2(position, "position", K.MAX_COORDINATE, "m")
         a = as_float(angle, "angle")
-        vx, vy = as_vec2(velocity, "velocity")
-        w = as_float(angular_velocity, "angular_velocity")
+        vx, vy = as_vec2(velocity, "velocity", K.MAX_INPUT_SPEED, "m/s")
+        w = as_within(angular_velocity, "angular_velocity", K.MAX_INPUT_ANGULAR_SPEED, "rad/s")
         ld = as_non_negative(linear_damping, "linear_damping")
         ad = as_non_negative(angular_damping, "angular_damping")
         state = self._state
@@ -276,14 +280,18 @@ class World(WorldEvents, WorldQueries, WorldJoints, JointSettings):
         Parameters
         ----------
         dt : float
-            The time step in seconds, finite and > 0.
+            The time step in seconds, > 0 and at most ``MAX_DT`` (1 s).
 
         Raises
         ------
         ValueError
-            If ``dt`` is not a finite number > 0.
+            If ``dt`` is not a number in that range (nothing is changed).
+        RuntimeError
+            If the step would track more than ``MAX_PAIRS`` pairs of overlapping boxes
+            (thousands of bodies created at one point): raised before any body moves;
+            remove or spread bodies and step again.
         """
-        dt = as_positive(dt, "dt")
+        dt = as_between(as_positive(dt, "dt"), "dt", 0.0, K.MAX_DT, "s")
         state = self._state
         state.check_unlocked()
         state.locked = True
