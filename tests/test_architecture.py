@@ -67,7 +67,7 @@ LAYOUTS = [p for p in MODULES if p.name != "__init__.py" and _is_layout(p)]
 
 def test_layout_modules_are_found():
     names = {p.relative_to(ENGINE).as_posix() for p in LAYOUTS}
-    assert {"contacts/layout.py", "geometry/seam_rows.py", "dynamics/body_state.py"} <= names
+    assert {"contacts/layout.py", "geometry/seam_rows.py", "body_state.py"} <= names
 
 
 @pytest.mark.parametrize("path", KERNELS, ids=lambda p: p.relative_to(ENGINE).as_posix())

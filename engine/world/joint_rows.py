@@ -23,7 +23,7 @@ def spring_values(hertz, damping):
 
 def limit_values(limits):
     """Columns of ``limits`` (None or a pair)."""
-    limits = aslimit_values(limits)
+    limits = as_limits(limits)
     if limits is None:
         return {L.J_LIMIT: 0.0}
     return {L.J_LIMIT: 1.0, L.J_LOWER: limits[0], L.J_UPPER: limits[1]}
