@@ -9,7 +9,9 @@ import math
 
 import numpy as np
 
-from .._checks import as_direction, as_float, as_non_negative, as_positive, as_vec2
+from .. import constants as K
+from .._checks import (as_between, as_direction, as_non_negative, as_positive, as_vec2,
+                       as_within)
 from ..joints import layout as L
 from .joint_rows import (distance_values, drop_pairs_between, limit_values, local_of, remove_joint,
                          spring_values, world_of)
@@ -61,9 +63,9 @@ class WorldJoints:
         1.0
         """
         a, b = self._joined_rows(body_a, body_b)
-        anchor = as_vec2(anchor, "anchor")
-        values = {L.J_MSPEED: as_float(motor_speed, "motor_speed"),
-                  L.J_MMAX: as_non_negative(max_motor_torque, "max_motor_torque"),
+        anchor = as_vec2(anchor, "anchor", K.MAX_COORDINATE, "m")
+        values = {L.J_MSPEED: as_within(motor_speed, "motor_speed", K.MAX_INPUT_SPEED),
+                  L.J_MMAX: as_between(max_motor_torque, "max_motor_torque", 0.0, K.MAX_TORQUE, "N m"),
                   **spring_values(spring_hertz, spring_damping), **limit_values(limits)}
         return self._make(RevoluteJoint, a, b, anchor, anchor, values, collide_connected)
 
@@ -108,10 +110,10 @@ class WorldJoints:
         (0.0, True)
         """
         a, b = self._joined_rows(body_a, body_b)
-        anchor = as_vec2(anchor, "anchor")
+        anchor = as_vec2(anchor, "anchor", K.MAX_COORDINATE, "m")
         axis = as_direction(axis, "axis")
-        values = {L.J_MSPEED: as_float(motor_speed, "motor_speed"),
-                  L.J_MMAX: as_non_negative(max_motor_force, "max_motor_force"),
+        values = {L.J_MSPEED: as_within(motor_speed, "motor_speed", K.MAX_INPUT_SPEED),
+                  L.J_MMAX: as_between(max_motor_force, "max_motor_force", 0.0, K.MAX_FORCE, "N"),
                   **spring_values(spring_hertz, spring_damping), **limit_values(limits)}
         return self._make(PrismaticJoint, a, b, anchor, anchor, values, collide_connected, axis)
 
@@ -150,7 +152,8 @@ class WorldJoints:
         (2.0, None)
         """
         a, b = self._joined_rows(body_a, body_b)
-        anchor_a, anchor_b = as_vec2(anchor_a, "anchor_a"), as_vec2(anchor_b, "anchor_b")
+        anchor_a = as_vec2(anchor_a, "anchor_a", K.MAX_COORDINATE, "m")
+        anchor_b = as_vec2(anchor_b, "anchor_b", K.MAX_COORDINATE, "m")
         now = math.hypot(anchor_b[0] - anchor_a[0], anchor_b[1] - anchor_a[1])
         values = distance_values(now, length, min_length, max_length, spring_hertz,
                                   spring_damping)
@@ -192,7 +195,7 @@ class WorldJoints:
         True
         """
         a, b = self._joined_rows(body_a, body_b)
-        anchor = as_vec2(anchor, "anchor")
+        anchor = as_vec2(anchor, "anchor", K.MAX_COORDINATE, "m")
         values = {L.J_HZ: as_non_negative(linear_hertz, "linear_hertz"),
                   L.J_HZ2: as_non_negative(angular_hertz, "angular_hertz"),
                   L.J_ZETA: as_non_negative(linear_damping, "linear_damping"),
@@ -236,10 +239,10 @@ class WorldJoints:
         1.0
         """
         a, b = self._joined_rows(body_a, body_b)
-        anchor = as_vec2(anchor, "anchor")
+        anchor = as_vec2(anchor, "anchor", K.MAX_COORDINATE, "m")
         axis = as_direction(axis, "axis")
-        values = {L.J_MSPEED: as_float(motor_speed, "motor_speed"),
-                  L.J_MMAX: as_non_negative(max_motor_torque, "max_motor_torque"),
+        values = {L.J_MSPEED: as_within(motor_speed, "motor_speed", K.MAX_INPUT_SPEED),
+                  L.J_MMAX: as_between(max_motor_torque, "max_motor_torque", 0.0, K.MAX_TORQUE, "N m"),
                   **spring_values(spring_hertz, spring_damping), **limit_values(limits)}
         return self._make(WheelJoint, a, b, anchor, anchor, values, collide_connected, axis)
 
@@ -283,13 +286,13 @@ class WorldJoints:
         True
         """
         a, b = self._joined_rows(body_a, body_b)
-        offset = as_vec2(linear_offset, "linear_offset")
+        offset = as_vec2(linear_offset, "linear_offset", K.MAX_COORDINATE, "m")
         corr = as_non_negative(correction_factor, "correction_factor")
         if corr > 1.0:
             raise ValueError(f"correction_factor must be from 0 to 1, got {corr}")
-        values = {L.J_AOFF: as_float(angular_offset, "angular_offset"),
-                  L.J_MAXF: as_non_negative(max_force, "max_force"),
-                  L.J_MAXT: as_non_negative(max_torque, "max_torque"), L.J_CORR: corr}
+        values = {L.J_AOFF: as_within(angular_offset, "angular_offset", K.MAX_COORDINATE, "rad"),
+                  L.J_MAXF: as_between(max_force, "max_force", 0.0, K.MAX_FORCE, "N"),
+                  L.J_MAXT: as_between(max_torque, "max_torque", 0.0, K.MAX_TORQUE, "N m"), L.J_CORR: corr}
         bodies = self._state.bodies
         anchor_a = world_of(bodies, a, offset)
         anchor_b = (float(bodies.pos[b, 0]), float(bodies.pos[b, 1]))
@@ -327,7 +330,7 @@ class WorldJoints:
         1.0
         """
         b = self._body_row(body)
-        target = as_vec2(target, "target")
+        target = as_vec2(target, "target", K.MAX_COORDINATE, "m")
         values = {L.J_HZ: as_positive(hertz, "hertz"),
                   L.J_ZETA: as_non_negative(damping_ratio, "damping_ratio"),
                   L.J_MAXF: math.inf if max_force is None else as_positive(max_force, "max_force"),
