@@ -12,13 +12,14 @@ from .geometry.shapes import Circle, Polygon, Segment, Shape
 from .world.filter import ALL_BITS, Filter
 from .world.query_results import PointHit, RayHit, RayHits
 from .world.joint import Joint
+from .world.joint_angular import AngularJoint, FilterJoint, GearJoint, RatchetJoint
 from .world.joint_kinds import (DistanceJoint, MotorJoint, MouseJoint, PrismaticJoint, RevoluteJoint,
                                 WeldJoint, WheelJoint)
 from .world.world import ShapeHandle, World
 
 __all__ = [
-    "ALL_BITS", "Body", "BodyType", "Circle", "DistanceJoint", "Filter", "Joint", "Manifold", "MotorJoint",
-    "MouseJoint", "PointHit", "Polygon", "PrismaticJoint", "RayHit", "RayHits", "RevoluteJoint", "Segment",
+    "ALL_BITS", "AngularJoint", "Body", "BodyType", "Circle", "DistanceJoint", "Filter", "FilterJoint", "GearJoint", "Joint", "Manifold", "MotorJoint",
+    "MouseJoint", "PointHit", "Polygon", "PrismaticJoint", "RatchetJoint", "RayHit", "RayHits", "RevoluteJoint", "Segment",
     "Shape", "ShapeCastHit", "ShapeHandle", "WeldJoint", "WheelJoint", "World", "collide", "overlaps",
     "time_of_impact",
 ]

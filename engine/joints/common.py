@@ -86,8 +86,8 @@ def limit_terms(c, use_bias, bias_rate, mass_scale, impulse_scale, inv_h):
     (``c < 0``: violated). A gap is speculative: the limit lets the bodies close it
     within the substep and engages exactly on arrival; a violation is pushed out
     softly in the biased pass; the relax pass is rigid."""
-    if c > 0.0:
-        return c * inv_h, 1.0, 0.0
+    if c > 0.0:  # (an open side, e.g. a rope's missing max length, may be inf)
+        return min(c, 1e300) * inv_h, 1.0, 0.0
     if use_bias:
         return bias_rate * c, mass_scale, impulse_scale
     return 0.0, 1.0, 0.0

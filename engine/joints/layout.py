@@ -14,8 +14,13 @@ WELD = 3
 WHEEL = 4
 MOTOR = 5
 MOUSE = 6
-KINDS = 7
-KIND_NAMES = ("revolute", "prismatic", "distance", "weld", "wheel", "motor", "mouse")
+ANGULAR = 7  # the revolute joint's angular parts alone (no shared point)
+GEAR = 8  # ratio * angle_b - angle_a held at a phase
+RATCHET = 9  # an angular joint whose one-sided limit follows the teeth passed
+FILTER = 10  # no constraint: only stops the two bodies colliding
+KINDS = 11
+KIND_NAMES = ("revolute", "prismatic", "distance", "weld", "wheel", "motor", "mouse", "angular",
+              "gear", "ratchet", "filter")
 
 # -- settings ----------------------------------------------------------------------------
 J_AX = 0  # anchor on A, in A's frame relative to A's origin (motor joint: linear offset)
@@ -40,7 +45,7 @@ J_MAXT = 18  # motor joint: maximum torque (N m)
 J_CORR = 19  # motor joint: position correction factor, 0 to 1
 J_TX = 20  # mouse: target point (world)
 J_TY = 21
-J_AOFF = 22  # motor joint: angular offset (rad)
+J_AOFF = 22  # motor joint: angular offset; gear and ratchet: phase (rad)
 J_RIGID = 23  # distance: 1 for a rigid rod (no spring, no limits)
 # -- accumulated impulses (N s per substep; warm started) -------------------------------
 J_PX = 24  # point constraint, x (prismatic and wheel: across the axis)
@@ -57,7 +62,7 @@ J_FBX = 33  # anchor on B relative to B's centre of mass, world frame
 J_FBY = 34
 J_DCX = 35  # centre of B minus centre of A (mouse: centre of B minus the target)
 J_DCY = 36
-J_SPARE = 37  # unused
+J_RATIO = 37  # gear: ratio; ratchet: the tooth angle (its sign: the free direction)
 J_WUX = 38  # the axis in world frame
 J_WUY = 39
 J_S1B = 40  # the joint's own spring: bias rate, mass scale, impulse scale

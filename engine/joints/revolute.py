@@ -1,6 +1,7 @@
 """Revolute joint: two bodies share a point and turn freely about it, optionally with a
 rotational spring, a motor and angle limits (Box2D v3 ``revolute_joint.c``; pymunk's
-``PivotJoint`` + ``DampedRotarySpring`` + ``SimpleMotor`` + ``RotaryLimitJoint``).
+``PivotJoint`` + ``DampedRotarySpring`` + ``SimpleMotor`` + ``RotaryLimitJoint``). The
+angular and ratchet joints are its angular parts alone (``point=False``).
 
 Within a substep the parts are solved in the order spring, motor, limits, point, so
 the point constraint, solved last, is the one best satisfied. The angle is
@@ -30,9 +31,11 @@ def warm_start_revolute(J, idx, ja, jb, S, inv_mass, inv_inertia):
 
 
 @njit
-def solve_revolute(J, idx, ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h, use_bias):
+def solve_revolute(J, idx, ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h, use_bias,
+                   point=True):
     """One pass over the revolute joints ``idx``; ``soft`` is the joints' softness
-    ``(bias_rate, mass_scale, impulse_scale)`` for the biased pass (``use_bias``)."""
+    ``(bias_rate, mass_scale, impulse_scale)`` for the biased pass (``use_bias``).
+    Without ``point`` only the angular parts act (angular and ratchet joints)."""
     bias_rate, mass_scale, impulse_scale = soft
     h = 1.0 / inv_h
     for k in idx:
@@ -70,6 +73,8 @@ def solve_revolute(J, idx, ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h,
             imp = clamp_accumulated(J, k, J_PUPPER, imp, 0.0, 1e300)
             S[a, S_W] += ia * imp
             S[b, S_W] -= ib * imp
+        if not point:
+            continue
         rax, ray = rotated(S, a, J[k, J_FAX], J[k, J_FAY])
         rbx, rby = rotated(S, b, J[k, J_FBX], J[k, J_FBY])
         if use_bias:

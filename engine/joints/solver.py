@@ -15,10 +15,12 @@ from .._jit import njit
 from ..constants import DYNAMIC
 from .common import softness
 from .distance import solve_distance, warm_start_distance
-from .layout import (DISTANCE, J_ACTIVE, J_AX, J_AY, J_BX, J_BY, J_DCX, J_DCY, J_FAX, J_FAY,
-                     J_FBX, J_FBY, J_HZ, J_HZ2, J_INVH, J_LIMIT, J_MMAX, J_PLOWER, J_PMOTOR,
-                     J_PSPRING, J_PUPPER, J_S1B, J_S1I, J_S1M, J_S2B, J_S2I, J_S2M, J_TX, J_TY,
-                     J_UX, J_UY, J_WUX, J_WUY, J_ZETA, J_ZETA2, KINDS, MOTOR, MOUSE, PRISMATIC,
+from .gear import solve_gear, warm_start_gear
+from .layout import (ANGULAR, DISTANCE, FILTER, GEAR, J_ACTIVE, J_AOFF, J_AX, J_AY, J_BX, J_BY,
+                     J_DCX, J_DCY, J_FAX, J_FAY, J_FBX, J_FBY, J_HZ, J_HZ2, J_INVH, J_LIMIT,
+                     J_LOWER, J_MMAX, J_PLOWER, J_PMOTOR, J_PSPRING, J_PUPPER, J_RATIO, J_REF,
+                     J_S1B, J_S1I, J_S1M, J_S2B, J_S2I, J_S2M, J_TX, J_TY, J_UPPER, J_UX, J_UY,
+                     J_WUX, J_WUY, J_ZETA, J_ZETA2, KINDS, MOTOR, MOUSE, PRISMATIC, RATCHET,
                      REVOLUTE, WELD, WHEEL)
 from .motor import solve_motor, warm_start_motor
 from .mouse import solve_mouse, warm_start_mouse
@@ -31,6 +33,21 @@ from .wheel import solve_wheel, warm_start_wheel
 @njit
 def _turn(c, s, x, y):
     return c * x - s * y, s * x + c * y
+
+
+@njit
+def _ratchet_teeth(J, k, theta):
+    """Move a ratchet's one-sided limit to the last tooth its angle passed: a positive
+    tooth angle lets the angle grow (the limit is below), a negative one lets it shrink."""
+    tooth = J[k, J_RATIO]
+    phase = J[k, J_AOFF]
+    J[k, J_LIMIT] = 1.0
+    if tooth > 0.0:
+        J[k, J_LOWER] = max(J[k, J_LOWER], phase + tooth * math.floor((theta - phase) / tooth))
+        J[k, J_UPPER] = 1e300
+    else:
+        J[k, J_UPPER] = min(J[k, J_UPPER], phase - tooth * math.ceil((theta - phase) / -tooth))
+        J[k, J_LOWER] = -1e300
 
 
 @njit
@@ -47,7 +64,7 @@ def prepare_joints(J, kind, ja, jb, btype, angle, com, center, h, in_contact):
         a = ja[k]
         b = jb[k]
         J[k, J_ACTIVE] = 0.0
-        if t < 0 or (btype[a] != DYNAMIC and btype[b] != DYNAMIC):
+        if t < 0 or t == FILTER or (btype[a] != DYNAMIC and btype[b] != DYNAMIC):
             continue
         J[k, J_ACTIVE] = 1.0
         in_contact[a] = 1
@@ -67,6 +84,8 @@ def prepare_joints(J, kind, ja, jb, btype, angle, com, center, h, in_contact):
         J[k, J_S1B], J[k, J_S1M], J[k, J_S1I] = softness(J[k, J_HZ], J[k, J_ZETA], h)
         J[k, J_S2B], J[k, J_S2M], J[k, J_S2I] = softness(J[k, J_HZ2], J[k, J_ZETA2], h)
         J[k, J_INVH] = 1.0 / h
+        if t == RATCHET:
+            _ratchet_teeth(J, k, angle[b] - angle[a] - J[k, J_REF])
         # Parts switched off since the last step start from zero.
         if J[k, J_HZ] == 0.0 and t != WELD and t != MOUSE:
             J[k, J_PSPRING] = 0.0
@@ -104,6 +123,11 @@ def warm_start_joints(J, order, starts, ja, jb, S, inv_mass, inv_inertia):
         warm_start_motor(J, order[starts[MOTOR]:starts[MOTOR + 1]], *args)
     if starts[MOUSE + 1] > starts[MOUSE]:
         warm_start_mouse(J, order[starts[MOUSE]:starts[MOUSE + 1]], *args)
+    if starts[RATCHET + 1] > starts[ANGULAR]:  # angular parts of a revolute joint
+        warm_start_revolute(J, order[starts[ANGULAR]:starts[ANGULAR + 1]], *args)
+        warm_start_revolute(J, order[starts[RATCHET]:starts[RATCHET + 1]], *args)
+    if starts[GEAR + 1] > starts[GEAR]:
+        warm_start_gear(J, order[starts[GEAR]:starts[GEAR + 1]], *args)
 
 
 @njit
@@ -126,3 +150,9 @@ def solve_joints(J, order, starts, ja, jb, S, inv_mass, inv_inertia, angle, soft
         solve_motor(J, order[starts[MOTOR]:starts[MOTOR + 1]], *args)
     if starts[MOUSE + 1] > starts[MOUSE]:
         solve_mouse(J, order[starts[MOUSE]:starts[MOUSE + 1]], *args)
+    if starts[ANGULAR + 1] > starts[ANGULAR]:
+        solve_revolute(J, order[starts[ANGULAR]:starts[ANGULAR + 1]], *args, False)
+    if starts[RATCHET + 1] > starts[RATCHET]:
+        solve_revolute(J, order[starts[RATCHET]:starts[RATCHET + 1]], *args, False)
+    if starts[GEAR + 1] > starts[GEAR]:
+        solve_gear(J, order[starts[GEAR]:starts[GEAR + 1]], *args)

@@ -27,7 +27,7 @@ def _limits_property(doc):
     return property(get, put, doc=doc)
 
 
-class _Relative(Joint):
+class Relative(Joint):
     """Readings shared by kinds whose bodies turn relative to each other."""
 
     __slots__ = ()
@@ -74,7 +74,7 @@ def _point_velocity(bodies, i, x, y):
     return bodies.vel[i, 0] - w * (y - cy), bodies.vel[i, 1] + w * (x - cx)
 
 
-class RevoluteJoint(_Relative):
+class RevoluteJoint(Relative):
     """Two bodies pinned at a point, turning freely (``World.create_revolute_joint``)."""
 
     __slots__ = ()
@@ -94,7 +94,7 @@ class RevoluteJoint(_Relative):
                 float(d[L.J_PSPRING] + d[L.J_PMOTOR] + d[L.J_PLOWER] - d[L.J_PUPPER]))
 
 
-class PrismaticJoint(_Relative):
+class PrismaticJoint(Relative):
     """B slides along an axis fixed in A, without turning (``World.create_prismatic_joint``)."""
 
     __slots__ = ()
@@ -116,7 +116,7 @@ class PrismaticJoint(_Relative):
         return float(fx), float(fy), float(d[L.J_PY])
 
 
-class WheelJoint(_Relative):
+class WheelJoint(Relative):
     """A wheel on a suspension axis fixed in A (``World.create_wheel_joint``)."""
 
     __slots__ = ()
@@ -137,7 +137,7 @@ class WheelJoint(_Relative):
         return float(fx), float(fy), float(d[L.J_PMOTOR])
 
 
-class DistanceJoint(_Relative):
+class DistanceJoint(Relative):
     """Keeps two anchors at a distance: rod, spring or rope (``World.create_distance_joint``)."""
 
     __slots__ = ()
@@ -177,7 +177,7 @@ class DistanceJoint(_Relative):
         return ux * p, uy * p, 0.0
 
 
-class WeldJoint(_Relative):
+class WeldJoint(Relative):
     """Glues B to A (``World.create_weld_joint``); 0 hertz is rigid."""
 
     __slots__ = ()
@@ -194,7 +194,7 @@ class WeldJoint(_Relative):
         return float(d[L.J_PX]), float(d[L.J_PY]), float(d[L.J_PA])
 
 
-class MotorJoint(_Relative):
+class MotorJoint(Relative):
     """Drives B toward a pose relative to A (``World.create_motor_joint``)."""
 
     __slots__ = ()

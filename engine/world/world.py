@@ -23,6 +23,7 @@ from .world_events import WorldEvents
 from .world_queries import WorldQueries
 from .world_joints import WorldJoints
 from .joint_settings import JointSettings
+from .world_angular_joints import AngularJoints
 from .joint_rows import break_overloaded, destroy_joints_of_body
 from .one_way import one_way_platforms
 from .body import Body
@@ -35,7 +36,7 @@ __all__ = ["World", "ShapeHandle"]
 _MIXING = {"box2d": MIX_BOX2D, "pymunk": MIX_PYMUNK}
 
 
-class World(WorldEvents, WorldQueries, WorldJoints, JointSettings):
+class World(WorldEvents, WorldQueries, WorldJoints, AngularJoints, JointSettings):
     """A physics world: bodies, their shapes, gravity, and the step.
 
     Parameters
