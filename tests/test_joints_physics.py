@@ -287,3 +287,72 @@ def test_newtons_cradle_with_gaps_passes_the_speed_on():
 def test_newtons_cradle_with_touching_balls():
     last, _ = _cradle(0.0)
     assert last >= 0.95
+
+
+def _two_discs(gravity=(0.0, 0.0)):
+    world = _world(gravity=gravity)
+    a = world.create_body()
+    a.add_shape(Circle(1.0))
+    b = world.create_body(position=(3, 0))
+    b.add_shape(Circle(0.5))
+    return world, a, b
+
+
+def test_gear_joint_holds_its_ratio():
+    world, a, b = _two_discs()
+    gear = world.create_gear_joint(a, b, ratio=-2.0)
+    a.apply_torque(50.0)
+    for step in range(120):
+        a.apply_torque(5.0 if step % 40 < 20 else -5.0)
+        world.step(DT)
+        assert abs(-2.0 * b.angle - a.angle - gear.phase) < 1e-3
+    assert -2.0 * b.angular_velocity - a.angular_velocity == pytest.approx(0.0, abs=1e-9)
+    # the gear turns the pair as one inertia: I_a + ratio^2 ... seen from A
+    assert a.position == (0.0, 0.0) and b.position == (3.0, 0.0)
+
+
+def test_ratchet_turns_one_way_tooth_by_tooth():
+    world = _world(gravity=(0.0, 0.0))
+    ground = world.create_body("static")
+    wheel = world.create_body()
+    wheel.add_shape(Circle(1.0))
+    tooth = math.pi / 8
+    click = world.create_ratchet_joint(ground, wheel, tooth)
+    highest = 0.0
+    for step in range(240):
+        wheel.apply_torque(20.0 if step % 60 < 30 else -20.0)
+        world.step(DT)
+        highest = max(highest, click.angle)
+        last_tooth = tooth * math.floor(highest / tooth)
+        assert click.angle >= last_tooth - math.radians(0.5)
+    assert highest > 4 * tooth  # it did turn forward
+
+
+def test_angular_joint_limits_only_the_relative_angle():
+    """pymunk's RotaryLimitJoint: the bodies fly apart freely, their relative angle stays
+    within the limits."""
+    world, a, b = _two_discs()
+    limit = world.create_angular_joint(a, b, limits=(-0.3, 0.3))
+    a.velocity, b.velocity = (-1.0, 0.0), (1.0, 0.5)
+    a.angular_velocity, b.angular_velocity = -2.0, 3.0
+    for _ in range(120):
+        world.step(DT)
+        assert -0.3 - math.radians(0.5) <= limit.angle <= 0.3 + math.radians(0.5)
+    assert b.position[0] - a.position[0] == pytest.approx(3.0 + 2 * 2.0, abs=1e-9)
+
+
+def test_angular_joint_spring_oscillates_at_its_frequency():
+    """pymunk's DampedRotarySpring: a disc on a rotational spring to the ground."""
+    world = _world(gravity=(0.0, 0.0))
+    ground = world.create_body("static")
+    disc = world.create_body()
+    disc.add_shape(Circle(0.5))
+    world.create_angular_joint(ground, disc, spring_hertz=1.0)
+    disc.angular_velocity = 1.0
+    angles = []
+    for _ in range(600):
+        world.step(DT)
+        angles.append(disc.angle)
+    crossings = _upward_crossings(angles)
+    assert (len(crossings) - 1) / (crossings[-1] - crossings[0]) == pytest.approx(1.0, rel=1e-3)
+    assert disc.position == (0.0, 0.0)
