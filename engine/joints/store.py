@@ -47,6 +47,12 @@ class JointStore:
     def __len__(self):
         return self.count
 
+    def __getstate__(self):
+        # The cached arrays are views of the columns; a copy would copy them apart.
+        state = self.__dict__.copy()
+        state["_arrays"] = state["_unjoined"] = (None, None)
+        return state
+
     def add(self, kind, a, b, collide):
         """A new row for a joint of ``kind`` between body rows ``a`` and ``b``."""
         c = self.columns
