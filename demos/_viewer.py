@@ -9,7 +9,6 @@ body pulls it, a click on empty space drops a box.
 """
 import argparse
 import functools
-import math
 import os
 import sys
 import time
@@ -30,8 +29,9 @@ HUD = 26  # pixels kept free at the top for the status line, so it never covers 
 MARGIN = 0.05  # of the larger world extent, on every side
 
 
-def options(argv, name, frames=150):
-    """Parse the options every demo shares; returns keyword arguments for run/show."""
+def options(argv, name, frames=150, joints=False):
+    """Parse the options every demo shares; returns keyword arguments for run/show
+    (``joints``: draw the joints, ``DrawFlags.JOINTS``)."""
     parser = argparse.ArgumentParser(prog=f"python -m demos {name}")
     parser.add_argument("--headless", action="store_true", help="render to a file, open no window")
     parser.add_argument("--frames", type=int, default=frames, help=f"frames to record (default {frames})")
@@ -43,6 +43,7 @@ def options(argv, name, frames=150):
         parser.error("--frames must be >= 1")
     flags = DrawFlags.SHAPES | (DrawFlags.CONTACTS | DrawFlags.CENTERS if args.contacts else 0)
     flags |= DrawFlags.TREE if args.tree else 0
+    flags |= DrawFlags.JOINTS if joints else 0
     return dict(name=name, headless=args.headless, frames=args.frames, out=args.out, flags=flags)
 
 
@@ -233,44 +234,34 @@ def body_at(world, point):
 
 
 class Grab:
-    """A body held by the mouse: each step an impulse at the grabbed point moves that
-    point a fraction of the way to the cursor, like Box2D's mouse joint solved once.
+    """A body held by the mouse: a mouse joint (``world.create_mouse_joint``) pulls the
+    grabbed point toward the cursor on a 5 Hz spring, with at most 1000 times the body's
+    mass in newtons, as Box2D's samples do; releasing destroys the joint."""
 
-    The impulse is capped (``max_accel`` times the body's weight-free mass per second),
-    so a grabbed box can push a pile but not fling it through walls.
-    """
+    def __init__(self, world, body, point):
+        self.world, self.body = world, body
+        self.joint = world.create_mouse_joint(body, point, max_force=1000.0 * body.mass)
 
-    def __init__(self, body, point, stiffness=0.25, max_accel=400.0):
-        x, y = body.position
-        c, s = math.cos(body.angle), math.sin(body.angle)
-        dx, dy = point[0] - x, point[1] - y
-        self.body, self.local = body, (c * dx + s * dy, -s * dx + c * dy)
-        self.target = tuple(point)
-        self.stiffness, self.max_accel = stiffness, max_accel
+    @property
+    def alive(self):
+        """False once the joint is gone (its body was destroyed, or the world reset)."""
+        return self.joint.alive
+
+    @property
+    def target(self):
+        return self.joint.target
+
+    @target.setter
+    def target(self, point):
+        self.joint.target = point
 
     def anchor(self):
         """World position of the grabbed point."""
-        x, y = self.body.position
-        c, s = math.cos(self.body.angle), math.sin(self.body.angle)
-        u, v = self.local
-        return x + c * u - s * v, y + s * u + c * v
+        return self.joint.anchor_b
 
-    def pull(self, dt):
-        b = self.body
-        px, py = self.anchor()
-        cx, cy = b.world_center_of_mass
-        rx, ry = px - cx, py - cy
-        (vx, vy), w = b.velocity, b.angular_velocity
-        # velocity change that takes the anchor a fraction of the way to the target
-        dvx = self.stiffness * (self.target[0] - px) / dt - (vx - w * ry)
-        dvy = self.stiffness * (self.target[1] - py) / dt - (vy + w * rx)
-        im, ii = 1.0 / b.mass, (1.0 / b.inertia if b.inertia > 0 else 0.0)
-        k11, k12, k22 = im + ii * ry * ry, -ii * rx * ry, im + ii * rx * rx
-        det = k11 * k22 - k12 * k12
-        jx, jy = (k22 * dvx - k12 * dvy) / det, (k11 * dvy - k12 * dvx) / det
-        cap = self.max_accel * b.mass * dt
-        scale = min(1.0, cap / max(math.hypot(jx, jy), 1e-12))
-        b.apply_impulse((jx * scale, jy * scale), (px, py))
+    def release(self):
+        if self.joint.alive:
+            self.world.destroy_joint(self.joint)
 
 
 KEYS = "space (or p) pause, s step, r reset, c contacts, t tree, drag a body or click to drop a box, esc quit"
@@ -302,7 +293,7 @@ def _live(rebuild, world, title, flags, overlay, bounds=None, size=(1100, 720), 
             elif key == pygame.K_s:
                 paused, single = True, True
             elif key == pygame.K_r and rebuild:
-                world, grab = rebuild(), None
+                world, grab = rebuild(), None  # the old world's joint goes with it
                 canvas.camera = fit(bounds or world_bounds(world), size)
             elif key == pygame.K_c:
                 flags ^= DrawFlags.CONTACTS | DrawFlags.CENTERS
@@ -312,27 +303,26 @@ def _live(rebuild, world, title, flags, overlay, bounds=None, size=(1100, 720), 
                 p = canvas.camera.to_world(ev.pos)
                 body = body_at(world, p)
                 if body is not None:
-                    grab = Grab(body, p)
+                    grab = Grab(world, body, p)
                 else:
                     side = 30.0 / canvas.camera.scale  # about 30 pixels, whatever the zoom
                     world.create_body(position=p).add_shape(engine.Polygon.box(side, side))
             elif ev.type == pygame.MOUSEMOTION and grab:
                 grab.target = canvas.camera.to_world(ev.pos)
-            elif ev.type == pygame.MOUSEBUTTONUP and ev.button == 1:
+            elif ev.type == pygame.MOUSEBUTTONUP and ev.button == 1 and grab:
+                grab.release()
                 grab = None
-        if grab and not grab.body.alive:
+        if grab and not grab.alive:
             grab = None
         if not paused or single:
             t0 = time.perf_counter()
-            if grab:
-                grab.pull(DT)
             if control:
                 control(world, _held(pygame))
             world.step(DT)  # fixed dt: one step per 60 Hz frame, whatever the frame rate
             ms = 0.9 * ms + 100.0 * (time.perf_counter() - t0)  # smoothed: 0.1 * 1000 * seconds
         screen.fill(BACKGROUND)
         draw_world(world, canvas, flags)
-        if grab:
+        if grab and not flags & DrawFlags.JOINTS:  # JOINTS draws it already
             canvas.draw_segment(grab.anchor(), grab.target, 0.0, COLORS["mtv"])
         if overlay:
             overlay(canvas, world)

@@ -17,9 +17,10 @@ import numpy as np
 from ..world.body_type import BodyType
 from ..collision.collide import collide
 from ..geometry.shapes import Circle, Segment
+from .joint_draw import draw_joints
 
-__all__ = ["COLORS", "DebugDraw", "DrawFlags", "capsule_outline", "draw_manifold", "draw_shape",
-           "draw_world", "shape_aabb"]
+__all__ = ["COLORS", "DebugDraw", "DrawFlags", "capsule_outline", "draw_joints", "draw_manifold",
+           "draw_shape", "draw_world", "shape_aabb"]
 
 # Box2D's debug palette idea (static green, kinematic blue, dynamic warm), brightened
 # to read on a dark background.
@@ -35,6 +36,7 @@ COLORS = {
     "tree": (90, 120, 200),  # internal nodes of the broadphase tree
     "tree_leaf": (150, 150, 170),  # its leaves: one fat box per convex piece
     "text": (230, 230, 230),
+    "joint": (80, 200, 200),  # a joint: lines from each body's centre to its anchor
 }
 
 # Rounded corners are drawn as arcs of at most this angle per chord (radians): 16
@@ -58,7 +60,8 @@ class DrawFlags(enum.IntFlag):
     CONTACTS = 4  # contact points and normals, recomputed with engine.collide
     CENTERS = 8  # each body's centre of mass
     TREE = 16  # the broadphase's dynamic AABB trees: fat leaf boxes and internal nodes
-    ALL = 31
+    JOINTS = 32  # each joint: body centres to anchors, and anchor to anchor
+    ALL = 63
 
 
 class DebugDraw:
@@ -328,7 +331,9 @@ def draw_world(world, drawer, flags=DrawFlags.SHAPES, normal_length=0.3):
         recomputed with :func:`engine.collide`, so speculative contacts of shapes not
         yet touching are not shown), ``CENTERS`` (centres of mass), ``TREE`` (the
         broadphase trees: each piece's fat box, and the internal nodes above them, as
-        of the last step), or ``ALL``.
+        of the last step), ``JOINTS`` (each joint: a line from each body's origin
+        to its anchor and one between the anchors, which part when the joint
+        stretches; a mouse joint from its anchor to its target), or ``ALL``.
     normal_length : float
         Length in meters of the contact normal arrows.
 
@@ -371,3 +376,6 @@ def draw_world(world, drawer, flags=DrawFlags.SHAPES, normal_length=0.3):
     if flags & DrawFlags.CONTACTS:
         for m in _contacts(items):
             draw_manifold(drawer, m, normal_length=normal_length)
+    if flags & DrawFlags.JOINTS:
+        draw_joints(world, drawer, COLORS["joint"])
+

@@ -7,13 +7,22 @@ oracle tests, in pymunk, from identical numbers.
 Modules: ``scene`` (:class:`Scene`, :class:`BodySpec`, the shared ground), ``stacks``
 (pyramid, stack, domino, cradle), ``crowds`` (rain, idle, bullets, tumbler),
 ``materials`` (friction ramp, restitution drop) and ``concave`` (gears, letters, terrain).
+
+Builders with joints add to a given world and return a :class:`Rig` (bodies and joints):
+``ragdoll`` (Box2D's human, its ``rain`` benchmark), ``linkages`` (bridge, chain, Newton's
+cradle on strings, double pendulum, Box2D's ``joint_grid``) and ``car`` (car, bumpy terrain).
 """
 from .concave import concave_drop, concave_terrain, gear_outline
 from .crowds import bullets, idle, rain, tumbler
 from .materials import friction_ramp, restitution_drop
-from .scene import BodySpec, Scene
+from .car import bumpy_terrain, car
+from .linkages import bridge, catenary_sag, chain, double_pendulum, joint_grid, newtons_cradle
+from .ragdoll import RagdollRain, ragdoll, ragdoll_rain
+from .scene import BodySpec, Rig, Scene
 from .stacks import cradle, domino, pyramid, vertical_stack
 
 __all__ = ["BodySpec", "Scene", "pyramid", "vertical_stack", "rain", "friction_ramp",
            "restitution_drop", "idle", "bullets", "gear_outline", "concave_terrain", "concave_drop",
-           "tumbler", "domino", "cradle"]
+           "tumbler", "domino", "cradle", "Rig", "ragdoll", "ragdoll_rain", "RagdollRain", "car",
+           "bumpy_terrain", "bridge", "catenary_sag", "chain", "newtons_cradle", "double_pendulum",
+           "joint_grid"]

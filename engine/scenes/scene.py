@@ -1,10 +1,31 @@
 """The scene as data: :class:`Scene`, :class:`BodySpec`, and the flat ground most builders share."""
 import dataclasses
+from typing import NamedTuple
 
 from ..geometry.shapes import Polygon
 from ..world.world import World
 
-__all__ = ["BodySpec", "Scene", "add_ground"]
+__all__ = ["BodySpec", "Rig", "Scene", "add_ground"]
+
+
+class Rig(NamedTuple):
+    """What a builder that adds bodies and joints to a world returns.
+
+    Attributes
+    ----------
+    bodies : list of Body
+        The bodies it created, in the builder's documented order.
+    joints : list of Joint
+        The joints it created, in the builder's documented order.
+
+    Examples
+    --------
+    >>> Rig([], []).joints
+    []
+    """
+
+    bodies: list
+    joints: list
 
 
 @dataclasses.dataclass
