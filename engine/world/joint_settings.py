@@ -15,14 +15,15 @@ class JointSettings:
     # -- settings -------------------------------------------------------------------------
     @property
     def joint_hertz(self):
-        """Stiffness of every joint's position correction, in Hz (clamped to half the
-        substep rate); 60 by default as in Box2D v3. Higher is stiffer.
+        """Stiffness of every joint's position correction, in Hz (clamped to the substep
+        rate); 120 by default (Box2D v3: 60). Higher is stiffer; past about 200 Hz raise
+        ``joint_iterations`` too (``docs/joints.md``).
 
         Examples
         --------
         >>> from engine import World
         >>> World().joint_hertz
-        60.0
+        120.0
         """
         return self._state.joint_hertz
 
