@@ -40,7 +40,7 @@ from .solver_rows import WORK_SIZE, gather, scatter
 from ..constants import (JOINT_MAX_HERTZ_FRACTION, MAX_HERTZ_FRACTION, MOVED_BY_HAND, STATIC,
                          STATIC_HERTZ_FACTOR)
 from ..joints.common import softness
-from ..joints.layout import KINDS
+from ..joints.layout import BUCKETS
 from ..joints.solver import prepare_joints, solve_joints, warm_start_joints
 
 
@@ -101,7 +101,7 @@ def _substeps(bodies, params, h, in_contact, state, center, center0, work, wa, w
                           params.joint_zeta, h)
     joint_passes = params.joint_iterations
     J, jorder, jstarts, ja, jb = joints
-    joined = jstarts[KINDS] > 0
+    joined = jstarts[BUCKETS] > 0
     inv_mass, inv_inertia, angle = bodies.inv_mass, bodies.inv_inertia, bodies.angle
     for sub in range(substeps):
         # Alternate the order of a manifold's two points between substeps so that the

@@ -8,7 +8,7 @@ the point constraint, solved last, is the one best satisfied. The angle is
 ``angle_b - angle_a`` minus its value at creation, unwrapped: limits may span more than
 one turn.
 """
-from .._jit import njit
+from .._jit import njit, njit_inline
 from ..body_state import S_W
 from .common import (apply_impulse, clamp_accumulated, limit_terms, rotated, separation,
                      solve_point)
@@ -18,61 +18,73 @@ from .layout import (J_DCX, J_DCY, J_FAX, J_FAY, J_FBX, J_FBY, J_HZ, J_LIMIT, J_
 
 
 @njit
-def warm_start_revolute(J, idx, ja, jb, S, inv_mass, inv_inertia):
-    """Apply the revolute joints' accumulated impulses (``idx``: their rows)."""
+def warm_start_revolute(J, idx, ja, jb, S, inv_mass, inv_inertia, parts=True):
+    """Apply the revolute joints' accumulated impulses (``idx``: their rows); without
+    ``parts`` the joints have no spring, motor or limits."""
     for k in idx:
         a = ja[k]
         b = jb[k]
         rax, ray = rotated(S, a, J[k, J_FAX], J[k, J_FAY])
         rbx, rby = rotated(S, b, J[k, J_FBX], J[k, J_FBY])
-        axial = J[k, J_PSPRING] + J[k, J_PMOTOR] + J[k, J_PLOWER] - J[k, J_PUPPER]
+        axial = 0.0
+        if parts:
+            axial = J[k, J_PSPRING] + J[k, J_PMOTOR] + J[k, J_PLOWER] - J[k, J_PUPPER]
         apply_impulse(S, a, b, inv_mass[a], inv_inertia[a], inv_mass[b], inv_inertia[b],
                       rax, ray, rbx, rby, J[k, J_PX], J[k, J_PY], axial)
 
 
+@njit_inline
+def _angular_parts(J, k, S, a, b, ia, ib, theta, use_bias, soft, inv_h):
+    """Spring, motor and limits of revolute joint ``k`` on its angle ``theta``."""
+    bias_rate, mass_scale, impulse_scale = soft
+    axial_mass = 1.0 / (ia + ib) if ia + ib > 0.0 else 0.0
+    if J[k, J_HZ] > 0.0:  # the spring acts in both passes: it is a real spring
+        cdot = S[b, S_W] - S[a, S_W]
+        imp = (-axial_mass * J[k, J_S1M] * (cdot + J[k, J_S1B] * theta)
+               - J[k, J_S1I] * J[k, J_PSPRING])
+        J[k, J_PSPRING] += imp
+        S[a, S_W] -= ia * imp
+        S[b, S_W] += ib * imp
+    if J[k, J_MMAX] > 0.0:
+        cdot = S[b, S_W] - S[a, S_W]
+        most = J[k, J_MMAX] / inv_h
+        imp = clamp_accumulated(J, k, J_PMOTOR, axial_mass * (J[k, J_MSPEED] - cdot),
+                                -most, most)
+        S[a, S_W] -= ia * imp
+        S[b, S_W] += ib * imp
+    if J[k, J_LIMIT] != 0.0:
+        bias, ms, isc = limit_terms(theta - J[k, J_LOWER], use_bias, bias_rate, mass_scale,
+                                    impulse_scale, inv_h)
+        cdot = S[b, S_W] - S[a, S_W]
+        imp = -axial_mass * ms * (cdot + bias) - isc * J[k, J_PLOWER]
+        imp = clamp_accumulated(J, k, J_PLOWER, imp, 0.0, 1e300)
+        S[a, S_W] -= ia * imp
+        S[b, S_W] += ib * imp
+        bias, ms, isc = limit_terms(J[k, J_UPPER] - theta, use_bias, bias_rate, mass_scale,
+                                    impulse_scale, inv_h)
+        cdot = S[a, S_W] - S[b, S_W]
+        imp = -axial_mass * ms * (cdot + bias) - isc * J[k, J_PUPPER]
+        imp = clamp_accumulated(J, k, J_PUPPER, imp, 0.0, 1e300)
+        S[a, S_W] += ia * imp
+        S[b, S_W] -= ib * imp
+
+
 @njit
 def solve_revolute(J, idx, ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h, use_bias,
-                   point=True):
+                   point=True, parts=True):
     """One pass over the revolute joints ``idx``; ``soft`` is the joints' softness
     ``(bias_rate, mass_scale, impulse_scale)`` for the biased pass (``use_bias``).
-    Without ``point`` only the angular parts act (angular and ratchet joints)."""
+    Without ``point`` only the angular parts act (angular and ratchet joints); without
+    ``parts`` the joints have no spring, motor or limits (plain pins: the pass reads
+    only the row's first 8 columns)."""
     bias_rate, mass_scale, impulse_scale = soft
-    h = 1.0 / inv_h
     for k in idx:
         a = ja[k]
         b = jb[k]
         ma, ia, mb, ib = inv_mass[a], inv_inertia[a], inv_mass[b], inv_inertia[b]
-        axial_mass = 1.0 / (ia + ib) if ia + ib > 0.0 else 0.0
-        theta = angle[b] - angle[a] - J[k, J_REF]
-        if J[k, J_HZ] > 0.0:  # the spring acts in both passes: it is a real spring
-            cdot = S[b, S_W] - S[a, S_W]
-            imp = (-axial_mass * J[k, J_S1M] * (cdot + J[k, J_S1B] * theta)
-                   - J[k, J_S1I] * J[k, J_PSPRING])
-            J[k, J_PSPRING] += imp
-            S[a, S_W] -= ia * imp
-            S[b, S_W] += ib * imp
-        if J[k, J_MMAX] > 0.0:
-            cdot = S[b, S_W] - S[a, S_W]
-            most = h * J[k, J_MMAX]
-            imp = clamp_accumulated(J, k, J_PMOTOR, axial_mass * (J[k, J_MSPEED] - cdot),
-                                    -most, most)
-            S[a, S_W] -= ia * imp
-            S[b, S_W] += ib * imp
-        if J[k, J_LIMIT] != 0.0:
-            bias, ms, isc = limit_terms(theta - J[k, J_LOWER], use_bias, bias_rate, mass_scale,
-                                        impulse_scale, inv_h)
-            cdot = S[b, S_W] - S[a, S_W]
-            imp = -axial_mass * ms * (cdot + bias) - isc * J[k, J_PLOWER]
-            imp = clamp_accumulated(J, k, J_PLOWER, imp, 0.0, 1e300)
-            S[a, S_W] -= ia * imp
-            S[b, S_W] += ib * imp
-            bias, ms, isc = limit_terms(J[k, J_UPPER] - theta, use_bias, bias_rate, mass_scale,
-                                        impulse_scale, inv_h)
-            cdot = S[a, S_W] - S[b, S_W]
-            imp = -axial_mass * ms * (cdot + bias) - isc * J[k, J_PUPPER]
-            imp = clamp_accumulated(J, k, J_PUPPER, imp, 0.0, 1e300)
-            S[a, S_W] += ia * imp
-            S[b, S_W] -= ib * imp
+        if parts:
+            _angular_parts(J, k, S, a, b, ia, ib, angle[b] - angle[a] - J[k, J_REF], use_bias,
+                           soft, inv_h)
         if not point:
             continue
         rax, ray = rotated(S, a, J[k, J_FAX], J[k, J_FAY])

@@ -20,7 +20,7 @@ from .layout import (ANGULAR, DISTANCE, FILTER, GEAR, J_ACTIVE, J_AOFF, J_AX, J_
                      J_DCX, J_DCY, J_FAX, J_FAY, J_FBX, J_FBY, J_HZ, J_HZ2, J_INVH, J_LIMIT,
                      J_LOWER, J_MMAX, J_PLOWER, J_PMOTOR, J_PSPRING, J_PUPPER, J_RATIO, J_REF,
                      J_S1B, J_S1I, J_S1M, J_S2B, J_S2I, J_S2M, J_TX, J_TY, J_UPPER, J_UX, J_UY,
-                     J_WUX, J_WUY, J_ZETA, J_ZETA2, KINDS, MOTOR, MOUSE, PRISMATIC, RATCHET,
+                     J_WUX, J_WUY, J_ZETA, J_ZETA2, BUCKETS, MOTOR, MOUSE, PLAIN_REVOLUTE, PRISMATIC, RATCHET,
                      REVOLUTE, WELD, WHEEL)
 from .motor import solve_motor, warm_start_motor
 from .mouse import solve_mouse, warm_start_mouse
@@ -51,14 +51,23 @@ def _ratchet_teeth(J, k, theta):
 
 
 @njit
+def _bucket(J, k, t):
+    """The solver's list for joint ``k`` of kind ``t``."""
+    if t == REVOLUTE and J[k, J_HZ] == 0.0 and J[k, J_MMAX] == 0.0 and J[k, J_LIMIT] == 0.0:
+        return PLAIN_REVOLUTE
+    return t
+
+
+@njit
 def prepare_joints(J, kind, ja, jb, btype, angle, com, center, h, in_contact):
     """Prepare the joints for a step of substeps ``h``; returns ``(order, starts)``:
-    ``order[starts[t]:starts[t + 1]]`` are the rows of the active joints of kind ``t``.
+    ``order[starts[t]:starts[t + 1]]`` are the rows of the active joints of kind ``t``
+    (bucket ``PLAIN_REVOLUTE``: revolute joints without spring, motor or limits).
 
     A joint is active when one of its bodies is dynamic; both its bodies then take part
     in the substeps (``in_contact`` set)."""
     m = kind.shape[0]
-    counts = np.zeros(KINDS + 1, np.int64)
+    counts = np.zeros(BUCKETS + 1, np.int64)
     for k in range(m):
         t = kind[k]
         a = ja[k]
@@ -69,7 +78,6 @@ def prepare_joints(J, kind, ja, jb, btype, angle, com, center, h, in_contact):
         J[k, J_ACTIVE] = 1.0
         in_contact[a] = 1
         in_contact[b] = 1
-        counts[t + 1] += 1
         ca, sa = math.cos(angle[a]), math.sin(angle[a])
         cb, sb = math.cos(angle[b]), math.sin(angle[b])
         J[k, J_FAX], J[k, J_FAY] = _turn(ca, sa, J[k, J_AX] - com[a, 0], J[k, J_AY] - com[a, 1])
@@ -94,12 +102,13 @@ def prepare_joints(J, kind, ja, jb, btype, angle, com, center, h, in_contact):
         if J[k, J_LIMIT] == 0.0:
             J[k, J_PLOWER] = 0.0
             J[k, J_PUPPER] = 0.0
+        counts[_bucket(J, k, t) + 1] += 1
     starts = np.cumsum(counts)
-    order = np.empty(starts[KINDS], np.int32)
-    fill = starts[:KINDS].copy()
+    order = np.empty(starts[BUCKETS], np.int32)
+    fill = starts[:BUCKETS].copy()
     for k in range(m):
         if J[k, J_ACTIVE] != 0.0:
-            t = kind[k]
+            t = _bucket(J, k, kind[k])
             order[fill[t]] = k
             fill[t] += 1
     return order, starts
@@ -109,6 +118,9 @@ def prepare_joints(J, kind, ja, jb, btype, angle, com, center, h, in_contact):
 def warm_start_joints(J, order, starts, ja, jb, S, inv_mass, inv_inertia):
     """Apply every active joint's accumulated impulses (one substep)."""
     args = (ja, jb, S, inv_mass, inv_inertia)
+    if starts[PLAIN_REVOLUTE + 1] > starts[PLAIN_REVOLUTE]:
+        warm_start_revolute(J, order[starts[PLAIN_REVOLUTE]:starts[PLAIN_REVOLUTE + 1]], *args,
+                            False)
     if starts[REVOLUTE + 1] > starts[REVOLUTE]:
         warm_start_revolute(J, order[starts[REVOLUTE]:starts[REVOLUTE + 1]], *args)
     if starts[PRISMATIC + 1] > starts[PRISMATIC]:
@@ -136,6 +148,9 @@ def solve_joints(J, order, starts, ja, jb, S, inv_mass, inv_inertia, angle, soft
     """One pass over every active joint: biased (``use_bias``, soft at ``soft``) or
     relax (rigid)."""
     args = (ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h, use_bias)
+    if starts[PLAIN_REVOLUTE + 1] > starts[PLAIN_REVOLUTE]:
+        solve_revolute(J, order[starts[PLAIN_REVOLUTE]:starts[PLAIN_REVOLUTE + 1]], *args, True,
+                       False)
     if starts[REVOLUTE + 1] > starts[REVOLUTE]:
         solve_revolute(J, order[starts[REVOLUTE]:starts[REVOLUTE + 1]], *args)
     if starts[PRISMATIC + 1] > starts[PRISMATIC]:
