@@ -81,6 +81,12 @@ JOINT_DAMPING_RATIO = 2.0
 JOINT_MAX_HERTZ_FRACTION = 1.0
 JOINT_ITERATIONS = 1
 
+# Sleeping (``World.sleeping``): a body whose speed (plus its turn rate times its extent)
+# stays below its ``sleep_threshold`` (m/s) for TIME_TO_SLEEP seconds may sleep, with
+# the rest of its island (Box2D v3's b2_defaultSleepThreshold and b2_timeToSleep).
+SLEEP_THRESHOLD = 0.05
+TIME_TO_SLEEP = 0.5
+
 # Penetration is pushed out at most this fast, in m/s. Caps the energy the position
 # correction can add (Box2D's contactSpeed, 3 m/s).
 MAX_PUSHOUT_SPEED = 3.0

@@ -37,6 +37,7 @@ COLORS = {
     "tree_leaf": (150, 150, 170),  # its leaves: one fat box per convex piece
     "text": (230, 230, 230),
     "joint": (80, 200, 200),  # a joint: lines from each body's centre to its anchor
+    "asleep": (150, 130, 110),  # a sleeping dynamic body: its colour dimmed
 }
 
 # Rounded corners are drawn as arcs of at most this angle per chord (radians): 16
@@ -359,9 +360,10 @@ def draw_world(world, drawer, flags=DrawFlags.SHAPES, normal_length=0.3):
     for row, body in enumerate(world.bodies):
         pose = (float(positions[row, 0]), float(positions[row, 1]), float(angles[row]))
         kind = body.body_type
+        color = COLORS[kind] if kind != BodyType.DYNAMIC or body.awake else COLORS["asleep"]
         for handle in body.shapes:
             if flags & DrawFlags.SHAPES:
-                draw_shape(drawer, handle.shape, pose, COLORS[kind])
+                draw_shape(drawer, handle.shape, pose, color)
             if flags & (DrawFlags.AABBS | DrawFlags.CONTACTS):
                 items.append((row, kind, handle.shape, shape_aabb(handle.shape, pose), pose))
         if flags & DrawFlags.CENTERS:

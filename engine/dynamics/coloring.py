@@ -16,6 +16,7 @@ written by a contact, so they do not constrain the colouring.
 import numpy as np
 
 from .._jit import njit
+from ..constants import DYNAMIC
 from ..contacts.layout import C_COUNT
 
 # Colours tried per contact; a contact that finds all taken goes to an overflow group
@@ -24,7 +25,7 @@ COLORS = 62
 
 
 @njit
-def order_contacts(rows, cba, cbb, inv_mass, inv_inertia, order, touched):
+def order_contacts(rows, cba, cbb, inv_mass, inv_inertia, stype, order, touched):
     """Write the indices of the rows with points to ``order``, grouped by colour.
 
     Parameters
@@ -34,6 +35,9 @@ def order_contacts(rows, cba, cbb, inv_mass, inv_inertia, order, touched):
     cba, cbb : int32 (m,)
         Bodies of each row.
     inv_mass, inv_inertia : float64 (n,)
+    stype : int8 (n,)
+        The solver's body types: a row with no dynamic body (one asleep counts as
+        static) is left out.
     order : int32 (m,)
         Output: ``order[:count]`` are the active rows, colour by colour, each colour in
         row order (deterministic).
@@ -56,6 +60,9 @@ def order_contacts(rows, cba, cbb, inv_mass, inv_inertia, order, touched):
             continue
         a = cba[i]
         b = cbb[i]
+        if stype[a] != DYNAMIC and stype[b] != DYNAMIC:  # resting with sleeping bodies
+            color[i] = -1
+            continue
         touched[a] = 1
         touched[b] = 1
         write_a = inv_mass[a] != 0.0 or inv_inertia[a] != 0.0

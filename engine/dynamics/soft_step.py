@@ -57,6 +57,17 @@ def _contact_softness(hertz, zeta, h, inv_h):
 
 
 @njit_inline
+def _solver_types(btype, asleep):
+    """The body types as the solver sees them: a sleeping body is static (not moved,
+    and no contact or joint with it is solved; ``dynamics/sleep.py``)."""
+    stype = btype.copy()
+    for i in range(btype.shape[0]):
+        if asleep[i]:
+            stype[i] = STATIC
+    return stype
+
+
+@njit_inline
 def _centers_of_mass(pos, angle, com):
     """float64 (n, 2): each body's centre of mass in world coordinates (the solver moves
     bodies about it; ``pos`` is the body origin)."""
@@ -87,7 +98,8 @@ def _start_state(vel, angvel):
 
 
 @njit_inline
-def _substeps(bodies, params, h, in_contact, state, center, center0, work, wa, wb, joints):
+def _substeps(bodies, stype, params, h, in_contact, state, center, center0, work, wa, wb,
+              joints):
     """The substep loop over the bodies in contact or joined (Box2D v3
     ``b2SolverStage_*`` order): integrate velocities, warm start, solve (biased),
     integrate positions, relax; joints before contacts in each pass. ``joints`` is
@@ -107,7 +119,7 @@ def _substeps(bodies, params, h, in_contact, state, center, center0, work, wa, w
         # Alternate the order of a manifold's two points between substeps so that the
         # Gauss-Seidel bias of solving one point first does not accumulate into spin.
         reverse = sub % 2 == 1
-        integrate_velocities(h, gx, gy, bodies.btype, in_contact, bodies.inv_mass,
+        integrate_velocities(h, gx, gy, stype, in_contact, bodies.inv_mass,
                              bodies.inv_inertia, bodies.force, bodies.torque, bodies.lin_damp,
                              bodies.ang_damp, bodies.gravity_scale, state, max_speed,
                              max_rotation)
@@ -118,7 +130,7 @@ def _substeps(bodies, params, h, in_contact, state, center, center0, work, wa, w
             solve_joints(J, jorder, jstarts, ja, jb, state, inv_mass, inv_inertia, angle,
                          soft_joint, inv_h, True)
         solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap, reverse)
-        integrate_positions(h, bodies.btype, in_contact, state, center, bodies.angle, center0)
+        integrate_positions(h, stype, in_contact, state, center, bodies.angle, center0)
         for _ in range(joint_passes if joined else 0):
             solve_joints(J, jorder, jstarts, ja, jb, state, inv_mass, inv_inertia, angle,
                          soft_joint, inv_h, False)
@@ -126,10 +138,11 @@ def _substeps(bodies, params, h, in_contact, state, center, center0, work, wa, w
 
 
 @njit_inline
-def _write_back(bodies, state, center, angle0):
+def _write_back(bodies, btype, state, center, angle0):
     """Velocities and body origins (from the centres of mass) back to the body columns;
-    forces cleared; ``moved`` set where the pose changed."""
-    btype, com, force, torque = bodies.btype, bodies.com, bodies.force, bodies.torque
+    forces cleared; ``moved`` set where the pose changed. ``btype``: the solver's types
+    (sleeping bodies count as static: their poses are not rewritten)."""
+    com, force, torque = bodies.com, bodies.force, bodies.torque
     pos, angle, vel, angvel, moved = bodies.pos, bodies.angle, bodies.vel, bodies.angvel, bodies.moved
     for i in range(btype.shape[0]):
         vel[i, 0] = state[i, S_VX]
@@ -196,6 +209,7 @@ def step_bodies(bodies, pairs, joints, params):
     cba = pairs.bodies[0, :m]
     cbb = pairs.bodies[1, :m]
     n = bodies.btype.shape[0]
+    stype = _solver_types(bodies.btype, bodies.asleep)
     center = _centers_of_mass(bodies.pos, bodies.angle, bodies.com)
     center0 = center.copy()
     angle0 = bodies.angle.copy()
@@ -205,12 +219,12 @@ def step_bodies(bodies, pairs, joints, params):
     # substep by substep around the contact passes, free ones in one go.
     order = np.empty(rows.shape[0], np.int32)
     in_contact = np.zeros(n, np.uint8)
-    order = order[:order_contacts(rows, cba, cbb, bodies.inv_mass, bodies.inv_inertia, order,
-                                  in_contact)]
+    order = order[:order_contacts(rows, cba, cbb, bodies.inv_mass, bodies.inv_inertia, stype,
+                                  order, in_contact)]
     J = joints.data
-    jorder, jstarts = prepare_joints(J, joints.kind, joints.body_a, joints.body_b, bodies.btype,
+    jorder, jstarts = prepare_joints(J, joints.kind, joints.body_a, joints.body_b, stype,
                                      bodies.angle, bodies.com, center, h, in_contact)
-    integrate_free(substeps, h, params.gx, params.gy, bodies.btype, in_contact, bodies.inv_mass,
+    integrate_free(substeps, h, params.gx, params.gy, stype, in_contact, bodies.inv_mass,
                    bodies.inv_inertia, bodies.force, bodies.torque, bodies.lin_damp,
                    bodies.ang_damp, bodies.gravity_scale, state, params.max_speed,
                    params.max_rotation, center, bodies.angle)
@@ -224,10 +238,10 @@ def step_bodies(bodies, pairs, joints, params):
     wb = np.empty(count, np.int32)
     gather(rows, order, cba, cbb, bodies.inv_mass, bodies.inv_inertia, state, work, wa, wb)
     if count > 0 or jorder.shape[0] > 0:  # else every body was free
-        _substeps(bodies, params, h, in_contact, state, center, center0, work, wa, wb,
+        _substeps(bodies, stype, params, h, in_contact, state, center, center0, work, wa, wb,
                   (J, jorder, jstarts, joints.body_a, joints.body_b))
     restitution(work, wa, wb, state, params.restitution_threshold)
     results = pairs.results
     results[:] = 0.0  # rows the solver does not visit report nothing
     scatter(work, order, rows, hist, results)
-    _write_back(bodies, state, center, angle0)
+    _write_back(bodies, stype, state, center, angle0)

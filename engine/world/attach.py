@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from .. import constants as K
+from . import sleeping
 from ..broadphase.proxies import fat_box
 from ..constants import DYNAMIC, STATIC
 from ..geometry.mass import combine, min_extent
@@ -171,6 +172,7 @@ def update_mass(state, row, attached):
     """Mass, centre of mass, inertia and extents of body ``row`` from its ``attached``
     shape handles; the velocity of the body's material points is kept."""
     b = state.bodies
+    sleeping.wake(state, row)
     mass, com, inertia, extent = combine((h.shape, h.density) for h in attached)
     b.min_extent[row] = min_extent(h.shape for h in attached)
     old_com = b.com[row].copy()

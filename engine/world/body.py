@@ -7,16 +7,19 @@ maps to no row and every access raises, so a handle can never read another body'
 import numpy as np
 
 from .. import constants as K
-from .._checks import as_between, as_float, as_non_negative, as_vec2, as_within, checked_sum
+from .._checks import as_between, as_float, as_non_negative, as_vec2, as_within
 from ..constants import DYNAMIC
 from . import attach
 from .body_shapes import BodyShapes
+from .body_sleep import BodySleep
+from .body_forces import BodyForces
+from . import sleeping
 from .body_type import BodyType
 
 __all__ = ["Body"]
 
 
-class Body(BodyShapes):
+class Body(BodyShapes, BodySleep, BodyForces):
     """A rigid body in a :class:`~engine.World`; create it with ``world.create_body``.
 
     ``position`` is the body origin (the frame its shapes are given in); ``velocity`` is
@@ -66,7 +69,9 @@ class Body(BodyShapes):
     def _set(self, column, value):
         """Write ``value`` into this body's row of ``column`` (between steps only)."""
         self._state.check_unlocked()
-        getattr(self._state.bodies, column)[self._row()] = value
+        i = self._row()
+        getattr(self._state.bodies, column)[i] = value
+        sleeping.wake(self._state, i)
 
     @property
     def id(self):
@@ -295,98 +300,6 @@ class Body(BodyShapes):
         self._set("bullet", bool(value))
 
     # -- forces -----------------------------------------------------------------------
-    def _arm(self, point):
-        if point is None:
-            return 0.0, 0.0
-        px, py = as_vec2(point, "point", K.MAX_COORDINATE, "m")
-        cx, cy = self.world_center_of_mass
-        return px - cx, py - cy
-
-    def apply_force(self, force, point=None):
-        """Add ``force`` (N, world axes) at world ``point`` (default: centre of mass) for the next step.
-
-        Forces add up until the next ``World.step``, which applies and clears them. The
-        sum of a step's forces is refused (``ValueError``, nothing added) beyond
-        ``MAX_FORCE`` (1e30 N) a component, its torque beyond ``MAX_TORQUE`` (1e40 N m).
-
-        Parameters
-        ----------
-        force : (float, float)
-            In newtons, world axes.
-        point : (float, float), optional
-            The world point it acts at; the centre of mass (no torque) by default.
-
-        Examples
-        --------
-        >>> from engine import World
-        >>> body = World(gravity=(0, 0)).create_body()
-        >>> body.apply_force((2.0, 0.0)); body.world.step(0.5)
-        >>> round(body.velocity[0], 12)  # a shapeless body: 1 kg
-        1.0
-        """
-        fx, fy = as_vec2(force, "force", K.MAX_FORCE, "N")
-        rx, ry = self._arm(point)
-        self._state.check_unlocked()
-        i = self._row()
-        b = self._state.bodies
-        total = (checked_sum(b.force[i, 0], fx, "the force applied this step, x,", K.MAX_FORCE, "N"),
-                 checked_sum(b.force[i, 1], fy, "the force applied this step, y,", K.MAX_FORCE, "N"))
-        torque = checked_sum(b.torque[i], rx * fy - ry * fx, "the torque applied this step", K.MAX_TORQUE, "N m")
-        b.force[i] = total
-        b.torque[i] = torque
-
-    def apply_torque(self, torque):
-        """Add ``torque`` (N m) for the next step.
-
-        A step's torques add up to at most ``MAX_TORQUE`` (1e40 N m; beyond, ``ValueError``
-        and nothing is added).
-
-        Parameters
-        ----------
-        torque : float
-            In N m, counter-clockwise positive.
-        """
-        t = as_within(torque, "torque", K.MAX_TORQUE, "N m")
-        self._state.check_unlocked()
-        i = self._row()
-        b = self._state.bodies
-        b.torque[i] = checked_sum(b.torque[i], t, "the torque applied this step", K.MAX_TORQUE, "N m")
-
-    def apply_impulse(self, impulse, point=None):
-        """Change momentum now by ``impulse`` (N s, world axes) at world ``point``.
-
-        Refused (``ValueError``, nothing changed) if the body's velocity would leave
-        +-``MAX_INPUT_SPEED`` (1e6 m/s) a component or its angular velocity
-        +-``MAX_INPUT_ANGULAR_SPEED`` (1e6 rad/s).
-
-        Parameters
-        ----------
-        impulse : (float, float)
-            In N s, world axes.
-        point : (float, float), optional
-            The world point it acts at; the centre of mass (no spin) by default.
-
-        Examples
-        --------
-        >>> from engine import World
-        >>> body = World().create_body()  # no shape: 1 kg
-        >>> body.apply_impulse((0.0, 3.0)); body.velocity
-        (0.0, 3.0)
-        """
-        jx, jy = as_vec2(impulse, "impulse")
-        rx, ry = self._arm(point)
-        self._state.check_unlocked()
-        i = self._row()
-        b = self._state.bodies
-        im, ii = float(b.inv_mass[i]), float(b.inv_inertia[i])
-        why = f"the velocity after the impulse {(jx, jy)}"
-        vx = checked_sum(b.vel[i, 0], im * jx, why + ", x,", K.MAX_INPUT_SPEED, "m/s")
-        vy = checked_sum(b.vel[i, 1], im * jy, why + ", y,", K.MAX_INPUT_SPEED, "m/s")
-        w = checked_sum(b.angvel[i], ii * (rx * jy - ry * jx), "the angular velocity after the impulse",
-                 K.MAX_INPUT_ANGULAR_SPEED, "rad/s")
-        b.vel[i] = (vx, vy)
-        b.angvel[i] = w
-
     def __repr__(self):
         if not self.alive:
             return "<Body destroyed>"

@@ -6,6 +6,7 @@ import numpy as np
 
 from .._checks import as_non_negative, as_positive
 from ..joints import layout as L
+from . import sleeping
 from .joint import as_limits
 
 __all__ = ["spring_values", "limit_values", "distance_values", "local_of", "world_of",
@@ -72,6 +73,8 @@ def remove_joint(state, row):
     c = state.joints.columns
     a, b, collide = int(c.body_a[row]), int(c.body_b[row]), bool(c.collide[row])
     state.joints.remove(row)
+    sleeping.wake(state, a)
+    sleeping.wake(state, b)
     if not collide and a != b:
         state.mark_placed(a)
         state.mark_placed(b)

@@ -12,12 +12,14 @@ from ..broadphase.find_pairs import tree_find_pairs
 from ..contacts.events import hit_events, sorted_difference, touching_shape_keys
 from ..broadphase.proxies import placed_proxies, refresh_proxies
 from ..dynamics.continuous import find_fast, solve_continuous
+from ..dynamics.sleep import update_sleep, wake_touched
 from ..dynamics.soft_step import step_bodies
 from .events import NO_EVENTS, NO_HITS, ContactEvents, SensorEvents, hits, sensor_pairs, shape_pairs
 from .sensor_kernels import CROSSED, OVERLAPS, sensor_visits
+from .sleeping import sleep_columns, sleep_links
 
 __all__ = ["broadphase", "narrowphase", "save_start_poses", "solve", "continuous", "sensors",
-           "touching", "events"]
+           "touching", "events", "wake", "sleep", "resting"]
 
 
 NOTHING = np.empty(0, np.int64)
@@ -86,6 +88,34 @@ def _too_many_pairs(state):
 def narrowphase(state, dt):
     """A manifold for every tracked pair (refreshed from its cache while it barely moved)."""
     state.pairs.update(state.body_arrays(), state.piece_arrays(), state.narrow_params(dt))
+
+
+def wake(state):
+    """Wake the sleeping islands an awake body now touches or is joined to."""
+    if state.asleep_count:
+        if wake_touched(sleep_columns(state), sleep_links(state)):
+            state.awake = -1
+
+
+def resting(state):
+    """Whether the whole world sleeps and nothing was changed since the last step: then
+    the step has nothing to do (no body moves, no pair changes, no event) and this sets
+    the step's events to none."""
+    if (state.awake != 0 or not state.sleeping or state.placed or state.pending_ends
+            or state.pending_sensor_ends or state.handlers):
+        return False
+    state.begun = state.ended = NOTHING
+    state.contact_events = NO_EVENTS
+    state.sensor_events = SensorEvents(sensor_pairs(NOTHING), sensor_pairs(NOTHING))
+    return True
+
+
+def sleep(state, dt):
+    """Advance the sleep timers and put the islands that rested long enough to sleep."""
+    if state.sleeping and state.bodies.used:
+        state.next_island, state.awake, state.asleep_count = update_sleep(
+            sleep_columns(state), sleep_links(state), dt, state.time_to_sleep,
+            state.next_island)
 
 
 def save_start_poses(state):

@@ -30,6 +30,7 @@ from ..constants import DYNAMIC, MOVED_BY_HAND, MOVED_BY_STEP, STATIC
 from ..contacts.pair_set import PairSet
 from ..geometry.seam_rows import GHOST_SIZE
 from ..joints.store import JointStore
+from . import sleeping
 from .events import ContactEvents, SensorEvents
 
 __all__ = ["WorldState", "BodyArrays", "PieceArrays", "ShapeArrays", "ProxyParams", "NarrowParams",
@@ -54,6 +55,11 @@ BODY_COLUMNS = {
     "moved": (np.uint8, (), MOVED_BY_STEP),  # MOVED_BY_STEP, MOVED_BY_HAND or 0
     "btype": (np.int8, (), DYNAMIC), "bullet": (np.bool_, (), False),
     "fixed_rotation": (np.bool_, (), False),  # never turns: zero inverse inertia
+    # Sleeping (``dynamics/sleep.py``): asleep bodies are not simulated; ``island`` is
+    # the label of the island a sleeping body fell asleep with (-1 while awake).
+    "asleep": (np.uint8, (), 0), "sleep_time": (np.float64, (), 0.0),
+    "island": (np.int64, (), -1), "sleep_threshold": (np.float64, (), K.SLEEP_THRESHOLD),
+    "can_sleep": (np.bool_, (), True),
 }
 # An attached shape: its body row and its collision filter (``filter.py``); the row is
 # the shape's id. A free row has body -1.
@@ -99,6 +105,7 @@ class BodyArrays(NamedTuple):
     pos0: np.ndarray
     angle0: np.ndarray
     bullet: np.ndarray
+    asleep: np.ndarray
 
 
 class PieceArrays(NamedTuple):
@@ -219,6 +226,11 @@ class WorldState:
         self.joint_zeta = K.JOINT_DAMPING_RATIO
         self.joint_iterations = K.JOINT_ITERATIONS
         self.broken = np.empty(0, np.int64)  # ids of the joints broken in the last step
+        self.sleeping = True  # islands may sleep (``dynamics/sleep.py``)
+        self.time_to_sleep = K.TIME_TO_SLEEP
+        self.next_island = 0  # the label the next island to fall asleep gets
+        self.awake = -1  # awake non-static bodies after the last step (-1: not known)
+        self.asleep_count = 0  # sleeping bodies after the last step
         self.locked = False  # True while the world steps
         # Bumped by every change the queries' cached arrays depend on (``touch``).
         self.epoch = 0  # poses (a step, a pose set by hand), and everything below
@@ -276,7 +288,9 @@ class WorldState:
         return (float(b.pos[i, 0] + c * cx - s * cy), float(b.pos[i, 1] + s * cx + c * cy))
 
     def mark_placed(self, i):
-        """Body row ``i`` was placed by hand: its pieces look for new pairs next step."""
+        """Body row ``i`` was placed by hand: its pieces look for new pairs next step,
+        and it wakes."""
+        sleeping.wake(self, i)
         self.bodies.moved[i] = MOVED_BY_HAND
         self.placed = True
         self.touch()

@@ -23,6 +23,8 @@ from .world_events import WorldEvents
 from .world_queries import WorldQueries
 from .world_joints import WorldJoints
 from .joint_settings import JointSettings
+from .world_sleep import WorldSleep
+from . import sleeping
 from .world_angular_joints import AngularJoints
 from .joint_rows import break_overloaded, destroy_joints_of_body
 from .one_way import one_way_platforms
@@ -36,7 +38,7 @@ __all__ = ["World", "ShapeHandle"]
 _MIXING = {"box2d": MIX_BOX2D, "pymunk": MIX_PYMUNK}
 
 
-class World(WorldEvents, WorldQueries, WorldJoints, AngularJoints, JointSettings):
+class World(WorldEvents, WorldQueries, WorldJoints, AngularJoints, JointSettings, WorldSleep):
     """A physics world: bodies, their shapes, gravity, and the step.
 
     Parameters
@@ -50,6 +52,9 @@ class World(WorldEvents, WorldQueries, WorldJoints, AngularJoints, JointSettings
     mixing : {"box2d", "pymunk"}
         How two shapes' materials combine: Box2D's ``sqrt(f1*f2)`` friction and
         ``max(e1, e2)`` restitution, or pymunk's products ``f1*f2`` and ``e1*e2``.
+    sleeping : bool
+        Whether resting islands of bodies fall asleep and cost nothing until woken (on
+        by default, as in Box2D; ``docs/sleeping.md``).
 
     Attributes
     ----------
@@ -73,6 +78,7 @@ class World(WorldEvents, WorldQueries, WorldJoints, AngularJoints, JointSettings
     def __init__(self, gravity=(0.0, -10.0), substeps=K.SUBSTEPS, mixing="box2d"):
         gravity = as_vec2(gravity, "gravity", K.MAX_GRAVITY, "m/s^2")
         self._state = WorldState(gravity, _as_substeps(substeps), _mixing_code(mixing))
+        self._state.sleeping = bool(sleeping)
 
     # -- settings ---------------------------------------------------------------------
     @property
@@ -175,6 +181,7 @@ class World(WorldEvents, WorldQueries, WorldJoints, AngularJoints, JointSettings
         state = self._state
         state.check_unlocked()
         i = self._body_row(body)
+        sleeping.wake_neighbours(state, i)
         destroy_joints_of_body(state, i)
         body._detach_all()
         state.bodies.delete(i)
@@ -295,18 +302,24 @@ class World(WorldEvents, WorldQueries, WorldJoints, AngularJoints, JointSettings
         dt = as_between(as_positive(dt, "dt"), "dt", 0.0, K.MAX_DT, "s")
         state = self._state
         state.check_unlocked()
+        if stages.resting(state):  # everything sleeps: a step costs nothing
+            state.broken = np.empty(0, np.int64) if state.broken.size else state.broken
+            callbacks.run_after_step(state)
+            return
         state.locked = True
         state.touch()
         try:
             stages.save_start_poses(state)
             stages.broadphase(state, dt)
             stages.narrowphase(state, dt)
+            stages.wake(state)
             stages.touching(state)
             if state.one_way_count:
                 one_way_platforms(state)
             skipped = callbacks.dispatch_before_solve(state) if state.handlers else None
             stages.solve(state, dt)
             stages.continuous(state)
+            stages.sleep(state, dt)
             stages.sensors(state)
             stages.events(state)
             if state.handlers:

@@ -15,6 +15,7 @@ from .._checks import (as_between, as_direction, as_non_negative, as_positive, a
 from ..joints import layout as L
 from .joint_rows import (distance_values, drop_pairs_between, limit_values, local_of, remove_joint,
                          spring_values, world_of)
+from . import sleeping
 from .joint_kinds import (DistanceJoint, MotorJoint, MouseJoint, PrismaticJoint, RevoluteJoint,
                           WeldJoint, WheelJoint)
 
@@ -364,6 +365,8 @@ class WorldJoints:
             d[col] = value
         handle = cls(state, row)
         state.joints.handles[row] = handle
+        sleeping.wake(state, a)
+        sleeping.wake(state, b)
         handle._refresh()
         if not collide:
             drop_pairs_between(state, a, b)

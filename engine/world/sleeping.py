@@ -1,0 +1,89 @@
+"""Waking and putting to sleep from the Python side (``dynamics/sleep.py`` does it
+within the step): what a user's change to a body, a joint or the world does to the
+islands."""
+import numpy as np
+
+from ..constants import DYNAMIC
+from ..contacts.layout import C_COUNT
+from ..joints.layout import FILTER
+
+__all__ = ["wake", "wake_neighbours", "wake_all", "sleep_island", "sleep_columns", "sleep_links"]
+
+
+def sleep_columns(state):
+    """The body columns ``dynamics/sleep.py`` reads and writes, live rows only."""
+    b = state.bodies
+    n = b.used
+    return (b.btype[:n], b.asleep[:n], b.vel[:n], b.angvel[:n], b.extent[:n],
+            b.sleep_threshold[:n], b.can_sleep[:n], b.sleep_time[:n], b.island[:n])
+
+
+def sleep_links(state):
+    """``(rows, pair_bodies, joint_kind, joint_a, joint_b)``: what links bodies."""
+    pairs = state.pairs
+    m = len(pairs)
+    pairs.reserve()
+    joints = state.joints.arrays()
+    return (pairs.rows[:m], pairs.bodies[:, :m], joints.kind, joints.body_a, joints.body_b)
+
+
+def wake(state, i):
+    """Body row ``i`` was changed by the user: its sleep timer restarts, and if it sleeps
+    its whole island wakes."""
+    b = state.bodies
+    b.sleep_time[i] = 0.0
+    if b.asleep[i]:
+        n = b.used
+        members = (b.asleep[:n] != 0) & (b.island[:n] == b.island[i])
+        b.asleep[:n][members] = 0
+        b.island[:n][members] = -1
+        b.sleep_time[:n][members] = 0.0
+        state.awake = -1  # recounted at the end of the next step
+
+
+def wake_neighbours(state, i):
+    """Body row ``i`` is going: wake its island and those of the bodies it touches."""
+    wake(state, i)
+    a, b = state.pairs.pieces()
+    body = state.pieces.body
+    ba, bb = body[a], body[b]
+    for k in np.unique(np.concatenate([bb[ba == i], ba[bb == i]])):
+        wake(state, int(k))
+
+
+def wake_all(state):
+    """Every body awake, every timer restarted (sleeping switched off)."""
+    b = state.bodies
+    n = b.used
+    b.asleep[:n] = 0
+    b.island[:n] = -1
+    b.sleep_time[:n] = 0.0
+    state.awake = -1
+
+
+def sleep_island(state, i):
+    """Put body row ``i`` and every awake dynamic body linked to it (contact rows with
+    points, joints) to sleep now, as one island (``body.awake = False``)."""
+    b = state.bodies
+    if b.btype[i] != DYNAMIC or b.asleep[i]:
+        return
+    rows, pair_bodies, kind, ja, jb = sleep_links(state)
+    touching = rows[:, C_COUNT] > 0.0
+    live = (kind >= 0) & (kind != FILTER)
+    edges_a = np.concatenate([pair_bodies[0][touching], ja[live]])
+    edges_b = np.concatenate([pair_bodies[1][touching], jb[live]])
+    dynamic = (b.btype[:b.used] == DYNAMIC) & (b.asleep[:b.used] == 0)
+    island, frontier = {int(i)}, [int(i)]
+    while frontier:
+        at = np.isin(edges_a, frontier) | np.isin(edges_b, frontier)
+        nearby = set(edges_a[at].tolist()) | set(edges_b[at].tolist())
+        frontier = [k for k in nearby if k not in island and dynamic[k]]
+        island.update(frontier)
+    members = np.fromiter(island, np.int64)
+    b.asleep[members] = 1
+    b.island[members] = state.next_island
+    state.next_island += 1
+    b.vel[members] = 0.0
+    b.angvel[members] = 0.0
+    b.sleep_time[members] = 0.0
+    state.awake = -1

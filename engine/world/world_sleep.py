@@ -1,0 +1,65 @@
+"""The part of ``World`` that switches sleeping and reports it (a base class of
+``World``; ``dynamics/sleep.py`` puts islands to sleep, ``sleeping.py`` wakes them)."""
+from .._checks import as_positive
+from . import sleeping
+
+__all__ = ["WorldSleep"]
+
+
+class WorldSleep:
+    """Sleep settings of :class:`~engine.World` (``docs/sleeping.md``)."""
+
+    @property
+    def sleeping(self):
+        """Whether resting islands fall asleep (True by default). Switching it off wakes
+        every body.
+
+        Examples
+        --------
+        >>> from engine import World
+        >>> World().sleeping, World(sleeping=False).sleeping
+        (True, False)
+        """
+        return self._state.sleeping
+
+    @sleeping.setter
+    def sleeping(self, value):
+        if not isinstance(value, bool):
+            raise TypeError(f"sleeping must be a bool, got {value!r}")
+        self._state.check_unlocked()
+        if not value:
+            sleeping.wake_all(self._state)
+        self._state.sleeping = value
+
+    @property
+    def time_to_sleep(self):
+        """Seconds an island must rest before it sleeps (0.5 by default, as in Box2D)."""
+        return self._state.time_to_sleep
+
+    @time_to_sleep.setter
+    def time_to_sleep(self, value):
+        self._state.check_unlocked()
+        self._state.time_to_sleep = as_positive(value, "time_to_sleep")
+
+    @property
+    def awake_body_count(self):
+        """The number of awake dynamic and kinematic bodies.
+
+        Examples
+        --------
+        >>> from engine import World, Polygon
+        >>> world = World()
+        >>> ground = world.create_body("static")
+        >>> _ = ground.add_shape(Polygon.box(10, 1, center=(0, -0.5)))
+        >>> box = world.create_body(position=(0, 0.5))
+        >>> _ = box.add_shape(Polygon.box(1, 1))
+        >>> world.awake_body_count
+        1
+        >>> for _ in range(60):
+        ...     world.step(1 / 60)
+        >>> world.awake_body_count, box.awake
+        (0, False)
+        """
+        b = self._state.bodies
+        n = b.used
+        return int(((b.btype[:n] != 0) & (b.asleep[:n] == 0)).sum())
