@@ -19,7 +19,8 @@ STIFF = {"joint_hertz": 300.0, "joint_iterations": 8}
 
 
 def _world(gravity=(0.0, -G), **settings):
-    world = World(gravity=gravity)
+    # No sleeping: a decaying spring or a settled chain would fall asleep mid-measurement.
+    world = World(gravity=gravity, sleeping=False)
     for name, value in settings.items():
         setattr(world, name, value)
     return world

@@ -9,7 +9,7 @@ import pytest
 
 from engine import Circle, Polygon, Segment, World
 from engine import constants as K
-from engine.dynamics.body_state import S_VX, S_VY, STATE_SIZE
+from engine.body_state import S_VX, S_VY, STATE_SIZE
 from engine.dynamics.integrate import integrate_free, integrate_velocities
 
 DT = 1 / 60

@@ -192,13 +192,16 @@ class Body(BodyShapes, BodySleep, BodyForces):
         state = self._state
         state.check_unlocked()
         i = self._row()
-        if int(state.bodies.btype[i]) == int(kind):
+        old = int(state.bodies.btype[i])
+        if old == int(kind):
             return
         state.bodies.btype[i] = int(kind)
         if kind == BodyType.STATIC:
             state.bodies.vel[i] = 0.0
             state.bodies.angvel[i] = 0.0
-        attach.reinsert_pieces(state, self._pieces(), moved_trees=True)
+        # Static pieces live in the static tree, dynamic and kinematic ones in the other.
+        moved_trees = (old == BodyType.STATIC) != (kind == BodyType.STATIC)
+        attach.reinsert_pieces(state, self._pieces(), moved_trees=moved_trees)
         state.mark_placed(i)
         attach.drop_pairs_of_body(state, i)
         self._update_mass()

@@ -75,8 +75,10 @@ class World(WorldEvents, WorldQueries, WorldJoints, AngularJoints, JointSettings
     0.5
     """
 
-    def __init__(self, gravity=(0.0, -10.0), substeps=K.SUBSTEPS, mixing="box2d"):
+    def __init__(self, gravity=(0.0, -10.0), substeps=K.SUBSTEPS, mixing="box2d", sleeping=True):
         gravity = as_vec2(gravity, "gravity", K.MAX_GRAVITY, "m/s^2")
+        if not isinstance(sleeping, (bool, np.bool_)):
+            raise TypeError(f"sleeping must be a bool, got {sleeping!r}")
         self._state = WorldState(gravity, _as_substeps(substeps), _mixing_code(mixing))
         self._state.sleeping = bool(sleeping)
 

@@ -110,7 +110,7 @@ def _rule(body, body_type):
     """A PairRule admitting every pair on different bodies with a dynamic one (one shape,
     unfiltered)."""
     return PairRule(body, body_type, np.zeros(body.shape[0], np.int32), np.ones(1, np.uint64),
-                    np.full(1, ~np.uint64(0)), np.zeros(1, np.int64))
+                    np.full(1, ~np.uint64(0)), np.zeros(1, np.int64), np.empty(0, np.int64))
 
 
 @FAST

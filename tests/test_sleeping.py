@@ -1,0 +1,258 @@
+"""Islands and sleeping (issue #16; ``../shared/reference/interaction.md`` section 7.2):
+when islands fall asleep, what wakes them, and that sleeping changes nothing it should
+not (poses bit-identical while asleep, a woken stack stays put)."""
+import math
+
+import numpy as np
+import pytest
+
+from engine import Circle, Filter, Polygon, World, scenes
+
+DT = 1 / 60
+
+
+def _ground(world, width=40.0):
+    ground = world.create_body("static")
+    ground.add_shape(Polygon.box(width, 1, center=(0, -0.5)))
+    return ground
+
+
+def _stack(world, n=10, x=0.0):
+    boxes = []
+    for i in range(n):
+        box = world.create_body(position=(x, 0.5 + i))
+        box.add_shape(Polygon.box(1, 1))
+        boxes.append(box)
+    return boxes
+
+
+def _until_asleep(world, bodies, limit=600):
+    for step in range(1, limit + 1):
+        world.step(DT)
+        if not any(b.awake for b in bodies):
+            return step
+    return None
+
+
+def test_a_dropped_box_sleeps_in_time():
+    # Box2D v3: step 62; pymunk 59
+    world = World()
+    _ground(world)
+    box = world.create_body(position=(0, 1.5))
+    box.add_shape(Polygon.box(1, 1))
+    step = _until_asleep(world, [box])
+    assert step is not None and step <= 70
+    assert box.velocity == (0.0, 0.0) and box.angular_velocity == 0.0
+
+
+def test_a_pyramid_sleeps_in_time_and_stays_put():
+    # Box2D v3: step 51; pymunk 85
+    world, _ = scenes.pyramid(20).build()
+    bodies = [b for b in world.bodies if b.body_type.name == "DYNAMIC"]
+    step = _until_asleep(world, bodies, 200)
+    assert step is not None and step <= 120
+    before = np.array(world.positions).copy(), np.array(world.angles).copy()
+    for _ in range(120):
+        world.step(DT)
+    assert np.array_equal(world.positions, before[0]) and np.array_equal(world.angles, before[1])
+    assert world.awake_body_count == 0
+
+
+def test_nothing_sleeps_before_resting_half_a_second():
+    world = World()
+    _ground(world)
+    bodies = _stack(world, 4) + _stack(world, 3, x=5.0)
+    for b in bodies[4:]:
+        b.velocity = (0.0, -3.0)
+    speeds = {id(b): [] for b in bodies}
+    for _ in range(240):
+        awake_before = {id(b): b.awake for b in bodies}
+        world.step(DT)
+        for b in bodies:
+            row = world.body_index(b)
+            w = world.angular_velocities[row]
+            speeds[id(b)].append(math.hypot(*b.velocity) + abs(w) * math.hypot(0.5, 0.5))
+            if awake_before[id(b)] and not b.awake:
+                # before this step it had been resting for at least 0.5 s - one step
+                assert max(speeds[id(b)][-30:-1]) <= b.sleep_threshold
+
+
+def test_islands_are_the_connected_components():
+    """Two piles far apart sleep as two islands; bodies in one pile share a label, the
+    two labels differ (read from the state: the labels are internal)."""
+    world = World()
+    _ground(world, 60)
+    left, right = _stack(world, 3, -10.0), _stack(world, 3, 10.0)
+    _until_asleep(world, left + right)
+    island = world._state.bodies.island
+    labels_left = {int(island[world.body_index(b)]) for b in left}
+    labels_right = {int(island[world.body_index(b)]) for b in right}
+    assert len(labels_left) == 1 and len(labels_right) == 1 and labels_left != labels_right
+
+
+def _sleeping_pyramid():
+    world, _ = scenes.pyramid(10).build()
+    bodies = [b for b in world.bodies if b.body_type.name == "DYNAMIC"]
+    assert _until_asleep(world, bodies, 300)
+    return world, bodies
+
+
+def test_a_falling_ball_wakes_the_whole_pile_in_the_step_it_touches():
+    world, bodies = _sleeping_pyramid()
+    top = max(b.position[1] for b in bodies)
+    ball = world.create_body(position=(0.0, top + 3.0))
+    ball.add_shape(Circle(0.3))
+    for _ in range(120):
+        world.step(DT)
+        contacts = world.contacts()
+        sid = ball.shapes[0].id
+        if np.any((contacts["shape_a"] == sid) | (contacts["shape_b"] == sid)):
+            assert all(b.awake for b in bodies)
+            break
+    else:
+        pytest.fail("the ball never touched the pile")
+
+
+SETTERS = {
+    "position": lambda w, b: setattr(b, "position", (b.position[0] + 0.01, b.position[1])),
+    "angle": lambda w, b: setattr(b, "angle", 0.01),
+    "velocity": lambda w, b: setattr(b, "velocity", (0.1, 0.0)),
+    "angular_velocity": lambda w, b: setattr(b, "angular_velocity", 0.1),
+    "force": lambda w, b: b.apply_force((1.0, 0.0)),
+    "torque": lambda w, b: b.apply_torque(1.0),
+    "impulse": lambda w, b: b.apply_impulse((0.01, 0.0)),
+    "type": lambda w, b: setattr(b, "body_type", "kinematic"),
+    "add shape": lambda w, b: b.add_shape(Circle(0.1)),
+    "remove shape": lambda w, b: b.remove_shape(b.shapes[0]),
+    "filter": lambda w, b: setattr(b.shapes[0], "filter", Filter(category=2)),
+    "joint": lambda w, b: w.create_revolute_joint(w.bodies[0], b, b.position),
+    "awake": lambda w, b: setattr(b, "awake", True),
+    "can_sleep": lambda w, b: setattr(b, "can_sleep", False),
+    "gravity_scale": lambda w, b: setattr(b, "gravity_scale", 0.5),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SETTERS))
+def test_changing_a_sleeping_body_wakes_its_island(name):
+    world = World()
+    _ground(world)
+    boxes = _stack(world, 3)
+    assert _until_asleep(world, boxes)
+    SETTERS[name](world, boxes[1])
+    assert boxes[1].awake
+    if name != "type":
+        assert all(b.awake for b in boxes)
+
+
+def test_destroying_a_joint_or_a_supporting_body_wakes():
+    world = World()
+    ground = _ground(world)
+    boxes = _stack(world, 3)
+    hinge = world.create_revolute_joint(ground, boxes[0], (0.5, 0.0), collide_connected=True)
+    assert _until_asleep(world, boxes)
+    world.destroy_joint(hinge)
+    assert all(b.awake for b in boxes)
+    assert _until_asleep(world, boxes)
+    world.destroy_body(boxes[0])
+    assert boxes[1].awake and boxes[2].awake
+    world.step(DT)
+    assert boxes[2].velocity[1] < 0  # the stack falls into the gap
+
+
+def test_a_woken_stack_stays_put():
+    world = World()
+    _ground(world)
+    boxes = _stack(world, 10)
+    assert _until_asleep(world, boxes, 900)
+    before = [b.position for b in boxes]
+    boxes[0].awake = True
+    for _ in range(60):
+        world.step(DT)
+    assert max(math.dist(p, b.position) for p, b in zip(before, boxes)) < 1e-3
+
+
+def test_a_moving_kinematic_body_wakes_what_it_touches():
+    world = World()
+    _ground(world)
+    boxes = _stack(world, 2)
+    assert _until_asleep(world, boxes)
+    pusher = world.create_body("kinematic", position=(-3.0, 0.5), velocity=(2.0, 0.0))
+    pusher.add_shape(Polygon.box(1, 1))
+    for _ in range(90):
+        world.step(DT)
+    assert boxes[0].position[0] > 0.5  # pushed along
+
+
+def test_sleeping_off_and_can_sleep_keep_bodies_awake():
+    for setting in ("world", "body"):
+        world = World(sleeping=setting != "world")
+        _ground(world)
+        boxes = _stack(world, 2)
+        if setting == "body":
+            boxes[1].can_sleep = False
+        for _ in range(120):
+            world.step(DT)
+        assert all(b.awake for b in boxes), setting
+    world.sleeping = True
+    assert _until_asleep(world, boxes) is None or setting == "body"
+
+
+def test_switching_sleeping_off_wakes_everyone():
+    world = World()
+    _ground(world)
+    boxes = _stack(world, 2)
+    assert _until_asleep(world, boxes)
+    world.sleeping = False
+    assert all(b.awake for b in boxes)
+
+
+def test_awake_false_puts_the_island_to_sleep_now():
+    world = World()
+    _ground(world)
+    boxes = _stack(world, 3)
+    far = world.create_body(position=(10, 0.5))
+    far.add_shape(Polygon.box(1, 1))
+    world.step(DT)
+    boxes[0].awake = False
+    assert not any(b.awake for b in boxes) and far.awake
+
+
+def test_sensors_see_sleeping_bodies():
+    world = World()
+    _ground(world)
+    boxes = _stack(world, 2)
+    assert _until_asleep(world, boxes)
+    scanner = world.create_body("kinematic", position=(-5.0, 1.0), velocity=(5.0, 0.0))
+    eye = scanner.add_shape(Circle(0.3), sensor=True)
+    seen = set()
+    for _ in range(120):
+        world.step(DT)
+        seen.update(world.sensor_events.begin.visitor.tolist())
+    assert {b.shapes[0].id for b in boxes} <= seen
+    assert not any(b.awake for b in boxes)  # a sensor pushes nothing, wakes nothing
+    del eye
+
+
+def test_a_sleeping_world_is_bit_identical_and_reports_no_events():
+    world, bodies = _sleeping_pyramid()
+    state = np.array(world.positions).copy()
+    touching = len(world.contacts())
+    for _ in range(30):
+        world.step(DT)
+        assert len(world.contact_events.begin) == 0 and len(world.contact_events.end) == 0
+    assert np.array_equal(world.positions, state) and len(world.contacts()) == touching
+
+
+def test_bad_sleep_settings_are_refused():
+    world = World()
+    body = world.create_body()
+    with pytest.raises(TypeError):
+        World(sleeping="yes")
+    with pytest.raises(TypeError):
+        body.awake = 1
+    with pytest.raises(ValueError):
+        body.sleep_threshold = -1.0
+    with pytest.raises(ValueError):
+        world.time_to_sleep = 0.0
+    with pytest.raises(TypeError):
+        body.can_sleep = "no"
