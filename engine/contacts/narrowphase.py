@@ -14,7 +14,6 @@ import math
 import numpy as np
 
 from .._jit import njit_exact, njit_exact_inline
-from ..constants import STATIC
 from .layout import C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, C_ROLLING, C_SURFACE, C_TOUCHING, CONTACT_SIZE, H_COUNT, H_ID, H_NI, H_POINTS, H_STRIDE, H_TI, MAX_POINTS, P_ADJ, P_ID, P_NI, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY, P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI
 from .manifold_cache import MANIFOLD_POINT_STRIDE, can_reuse, refresh_from_cache, relative_pose, store_in_cache
 from .pair_keys import PIECE_BITS, PIECE_MASK
@@ -56,7 +55,6 @@ def update_contacts(pairs, keep, bodies, pieces, params):
     piece_fat, verts, norms, ghost = pieces.fat, pieces.verts, pieces.norms, pieces.ghost
     pos, angle, com, vel, angvel, extent = (bodies.pos, bodies.angle, bodies.com, bodies.vel,
                                             bodies.angvel, bodies.extent)
-    asleep, btype = bodies.asleep, bodies.btype
     dt, margin, flip_tol, reuse_tol, mixing = params
     kmax = _most_vertices(piece_count)
     scratch_v = np.empty((2 * kmax, 2))  # collide_pieces' work space: both pieces' vertices
@@ -77,8 +75,6 @@ def update_contacts(pairs, keep, bodies, pieces, params):
         bb = piece_body[b]
         pair_body[0, i] = ba
         pair_body[1, i] = bb
-        if (asleep[ba] or btype[ba] == STATIC) and (asleep[bb] or btype[bb] == STATIC):
-            continue  # resting with sleeping bodies: its row and history are kept as they are
         frame_a = (pos[ba, 0], pos[ba, 1], rot[ba, 0], rot[ba, 1])
         frame_b = (pos[bb, 0], pos[bb, 1], rot[bb, 0], rot[bb, 1])
         reach = _approach_reach(vel, angvel, extent, ba, bb, dt)

@@ -8,9 +8,10 @@ body's ``sleep_time`` (reset while its speed plus turn rate times extent exceeds
 or is joined to it), finds the islands by union-find over the awake bodies, and puts an
 island to sleep when all its bodies have rested for ``time_to_sleep``: their velocities
 are zeroed and they get the island's label. A sleeping body is static for the solver
-(``soft_step._solver_types``), its pairs are not recomputed (``narrowphase``), its rows
-are not solved (``coloring``), and its proxies do not move; its contacts and their
-impulses are kept, so it wakes where it was.
+(``soft_step._solver_types``): its rows and joints are not solved (``coloring``,
+``joints/solver``) and its proxies do not move. Its pairs' manifolds come from their
+cache (the poses do not change), so its contacts and their impulses are kept and it
+wakes where it was.
 
 :func:`wake_touched` (after the narrowphase) wakes every sleeping island that an awake
 dynamic body or a moving kinematic body now has a contact row or a joint with. The
