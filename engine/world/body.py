@@ -187,13 +187,17 @@ class Body(BodyShapes):
         state = self._state
         state.check_unlocked()
         i = self._row()
-        if int(state.bodies.btype[i]) == int(kind):
+        old = int(state.bodies.btype[i])
+        if old == int(kind):
             return
         state.bodies.btype[i] = int(kind)
         if kind == BodyType.STATIC:
             state.bodies.vel[i] = 0.0
             state.bodies.angvel[i] = 0.0
-        attach.reinsert_pieces(state, self._pieces(), moved_trees=True)
+        # Dynamic and kinematic bodies share the moving tree: only a change to or from
+        # static moves the pieces to the other tree.
+        changes_tree = (old == BodyType.STATIC) != (kind == BodyType.STATIC)
+        attach.reinsert_pieces(state, self._pieces(), moved_trees=changes_tree)
         state.mark_placed(i)
         attach.drop_pairs_of_body(state, i)
         self._update_mass()
