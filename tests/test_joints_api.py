@@ -291,3 +291,27 @@ def test_joints_conserve_linear_momentum(kind, pa, pb, angles, anchor, axis, va,
         assert np.all(np.isfinite(world.positions))
     scale = abs(a.mass) * 10 + abs(b.mass) * 10
     assert np.abs(momentum() - before).max() <= 1e-9 * scale
+
+
+@pytest.mark.parametrize("hertz", [1e-323, 1e300, 1e308])
+@pytest.mark.parametrize("kind", ["revolute", "prismatic", "distance", "weld", "angular"])
+def test_extreme_spring_frequencies_stay_finite(kind, hertz):
+    # Found by tests/test_stateful.py: an undamped spring of 1e-323 Hz made h * omega
+    # underflow to 0 in the softness (0 / 0), one of 1e300 Hz overflowed (inf * 0).
+    world = World()
+    base = world.create_body("static", position=(0, -3))
+    body = world.create_body()
+    body.add_shape(Circle(0.5))
+    make = {
+        "revolute": lambda: world.create_revolute_joint(base, body, (0, -1.5), spring_hertz=hertz),
+        "prismatic": lambda: world.create_prismatic_joint(base, body, (0, -1.5), (1, 0), spring_hertz=hertz),
+        "distance": lambda: world.create_distance_joint(base, body, (0, -3), (0, 0), spring_hertz=hertz),
+        "weld": lambda: world.create_weld_joint(base, body, (0, -1.5), linear_hertz=hertz, angular_hertz=hertz),
+        "angular": lambda: world.create_angular_joint(base, body, spring_hertz=hertz),
+    }
+    make[kind]()
+    body.angular_velocity = 1.0
+    for _ in range(30):
+        world.step(1 / 60)
+    assert np.isfinite(world.positions).all() and np.isfinite(world.angles).all()
+    assert np.isfinite(world.velocities).all() and np.isfinite(world.angular_velocities).all()

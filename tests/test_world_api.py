@@ -160,6 +160,25 @@ def test_changing_body_type():
     assert body.position[1] == pytest.approx(0.5, abs=0.01)
 
 
+@pytest.mark.parametrize("old,new", [("dynamic", "kinematic"), ("kinematic", "dynamic")])
+def test_dynamic_kinematic_switch_keeps_the_trees(old, new):
+    # Found by tests/test_stateful.py: both types live in the moving tree, but the setter
+    # took the static tree for the old one and removed whichever leaf of it had the
+    # piece's node id (here the ground's): ValueError, or a ground that vanished.
+    world, ground = make_world()
+    body = world.create_body(old, position=(0, 2))
+    body.add_shape(Circle(0.5))
+    body.body_type = new
+    state = world._state
+    for tree in (state.tree, state.static_tree):
+        tree.validate()
+    assert state.static_tree.leaf_count == 1 and state.tree.leaf_count == 1
+    body.body_type = "dynamic"
+    for _ in range(120):
+        world.step(1 / 60)
+    assert body.position[1] == pytest.approx(0.5, abs=0.01)  # the ground is still there
+
+
 @pytest.mark.parametrize("call,error,message", [
     (lambda w, b: w.create_body(position=(math.nan, 0)), ValueError, "finite"),
     (lambda w, b: w.create_body(velocity=(0, math.inf)), ValueError, "finite"),

@@ -28,7 +28,11 @@ def softness(hertz, zeta, h):
         return 0.0, 1.0, 0.0
     omega = 2.0 * math.pi * hertz
     a1 = 2.0 * zeta + h * omega
+    if a1 == 0.0:  # undamped, and so weak that h * omega underflows: no force at all
+        return 0.0, 0.0, 1.0
     a2 = h * omega * a1
+    if a2 == math.inf:  # so stiff that a2 overflows: the rigid limit, closing at 1 / h
+        return omega / a1 if omega < math.inf else 1.0 / h, 1.0, 0.0
     a3 = 1.0 / (1.0 + a2)
     return omega / a1, a2 * a3, a3
 

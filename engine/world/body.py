@@ -222,6 +222,7 @@ class Body(BodyShapes, BodySleep, BodyForces):
         m = as_between(value, "mass", K.MIN_MASS, K.MAX_MASS, "kg")
         i = self._dynamic_row("mass")
         self._state.bodies.mass[i], self._state.bodies.inv_mass[i] = m, 1.0 / m
+        sleeping.wake(self._state, i)
 
     @property
     def inertia(self):
@@ -240,6 +241,7 @@ class Body(BodyShapes, BodySleep, BodyForces):
         i = self._dynamic_row("inertia")
         self._state.bodies.inertia[i] = j
         self._state.bodies.inv_inertia[i] = 1.0 / j if j > 0.0 else 0.0
+        sleeping.wake(self._state, i)
 
     def _dynamic_row(self, what):
         self._state.check_unlocked()
