@@ -244,6 +244,39 @@ class WorldMachine(RuleBasedStateMachine):
         self.dead_joints.append(joint)
         self._changed()
 
+    # -- sleeping ----------------------------------------------------------------------
+    @precondition(lambda self: self.bodies)
+    @rule(i=pick, awake=st.booleans())
+    def set_awake(self, i, awake):
+        body = self.bodies[i % len(self.bodies)]
+        body.awake = awake
+        assert body.awake == (awake and body.body_type.name != "STATIC") or not awake
+
+    @rule(on=st.booleans(), many=st.integers(0, 40))
+    def toggle_sleeping_and_rest(self, on, many):
+        """Sleeping on or off, then steps enough for islands to fall asleep."""
+        self.world.sleeping = on
+        for _ in range(many):
+            self.world.step(DT)
+        if not on:
+            assert all(b.awake for b in self.bodies if b.body_type.name != "STATIC")
+        self.stepped = True
+
+    @invariant()
+    def sleepers_are_still_and_labelled(self):
+        """A sleeping body has no velocity and an island label; its joined and touching
+        dynamic partners sleep in the same island (after a step)."""
+        b = self.world._state.bodies
+        n = b.used
+        asleep = b.asleep[:n] != 0
+        assert np.all(b.vel[:n][asleep] == 0.0) and np.all(b.angvel[:n][asleep] == 0.0)
+        assert np.all(b.island[:n][asleep] >= 0) and np.all(b.island[:n][~asleep] == -1)
+        for joint, a, c in self.joints:
+            if a is not None and c is not None and a is not c and joint.kind != 10 and (
+                    a.body_type.name == c.body_type.name == "DYNAMIC"):
+                ia, ic = self.world.body_index(a), self.world.body_index(c)
+                assert asleep[ia] == asleep[ic], "a joint's two dynamic bodies sleep together"
+
     # -- stepping, queries, copies -----------------------------------------------------
     @rule(n=st.integers(1, 4))
     def step(self, n):
