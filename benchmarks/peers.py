@@ -111,6 +111,15 @@ def bench_step(name, sleeping, steps, warmup, chunk, box2d):
             "awake": {n: f() for n, f in awake.items()}, "ratio": ratio}
 
 
+def _ms(v):
+    """Three decimals, or three significant digits below 0.1 ms (a sleeping world's step)."""
+    return f"{v:.3f}" if v >= 0.1 else f"{v:.3g}"
+
+
+def _x(v):
+    return f"{v:.2f}" if v >= 0.1 else f"{v:.2g}"
+
+
 def step_table(results):
     """Headers and rows of the step section for one sleeping configuration (for :func:`table`)."""
     peers = [n for n in results[0]["ms"] if n != "ours"]
@@ -118,8 +127,8 @@ def step_table(results):
     headers += [f"ours/{n} (25-75 %)" for n in peers] + ["awake at end (" + "/".join(results[0]["ms"]) + ")"]
     rows = []
     for r in results:
-        row = [r["scene"], r["bodies"]] + [f"{r['ms'][n]:.3f}" for n in r["ms"]]
-        row += [f"{r['ratio'][n][0]:.2f} ({r['ratio'][n][1]:.2f}-{r['ratio'][n][3]:.2f})" for n in peers]
+        row = [r["scene"], r["bodies"]] + [_ms(r["ms"][n]) for n in r["ms"]]
+        row += [f"{_x(r['ratio'][n][0])} ({_x(r['ratio'][n][1])}-{_x(r['ratio'][n][3])})" for n in peers]
         row.append("/".join(str(r["awake"][n]) for n in r["ms"]))
         rows.append(row)
     return headers, rows

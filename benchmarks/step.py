@@ -221,7 +221,7 @@ def _step_section(args, box2d):
         for name in args.names:
             r = bench_step(name, sleeping, args.steps, args.warmup, args.chunk, box2d)
             results.append(r)
-            print(f"  {name}: " + ", ".join(f"{n} {ms:.3f} ms" for n, ms in r["ms"].items()), flush=True)
+            print(f"  {name}: " + ", ".join(f"{n} {ms:.3g} ms" for n, ms in r["ms"].items()), flush=True)
         print(_table(*step_table(results)))
         print()
         last = results
