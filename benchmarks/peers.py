@@ -3,7 +3,7 @@
 Used by ``python -m benchmarks`` (section ``step``); the interleaving (:func:`run`) is shared with
 ``benchmarks/joints.py`` and ``benchmarks/sleep.py``.
 
-Sleeping is set alike in every engine (``SLEEP`` below): on, ours ``World(sleeping=True)`` (its
+Sleeping is set alike in every engine (``SLEEP_TEXT`` below): on, ours ``World(sleeping=True)`` (its
 default), pymunk ``sleep_time_threshold = 0.5`` s and ``idle_speed_threshold = 0.05`` m/s, Box2D
 ``sleeping_enabled`` (its default; bodies' ``sleep_threshold`` 0.05 m/s, 0.5 s); off, ours
 ``sleeping=False``, pymunk's threshold infinite (its default), Box2D's sleeping disabled.
