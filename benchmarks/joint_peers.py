@@ -9,7 +9,8 @@ friction motors and springs. pymunk has no one joint with all of that: a ragdoll
 is a ``PivotJoint`` + ``RotaryLimitJoint`` + ``SimpleMotor`` (max_force = the friction
 torque) + ``DampedRotarySpring`` (stiffness and damping from the hertz and damping ratio
 with the two bodies' effective inertia, as Box2D computes its spring). Sleeping is off
-in all three engines (ours has none; Box2D's own rain benchmark lets ragdolls sleep).
+in all three engines (ours ``World(sleeping=False)`` in ``joints.py``; Box2D's own rain benchmark
+lets ragdolls sleep).
 """
 import math
 

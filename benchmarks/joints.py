@@ -6,8 +6,8 @@ Run from the repository root::
     python -m benchmarks.joints                    # short: joint_grid 100 x 100, rain of 100 ragdolls
     python -m benchmarks.joints --grid 100 --rain 5,40,5 --steps 300   # Box2D's full sizes
 
-Every engine steps at dt = 1/60: ours ``World()`` defaults, Box2D 4 substeps (its benchmark's),
-pymunk 10 iterations. The engines take turns in chunks of ``--chunk`` steps, each chunk
+Every engine steps at dt = 1/60 with sleeping off: ours ``World(sleeping=False)``, Box2D 4
+substeps (its benchmark's), pymunk 10 iterations. The engines take turns in chunks of ``--chunk`` steps, each chunk
 starting with the next engine, so noise from other processes falls on all alike. A step of
 the rain includes its ``update`` (dropping or replacing ragdolls), as in Box2D's benchmark.
 Reported: the median ms/step of each engine, and our ratio to each peer with its spread, the
@@ -17,27 +17,20 @@ import argparse
 import os
 import statistics
 import sys
-import time
 
 import numpy as np
 
 from engine import World, scenes
 
+from .box2d_scene import has_box2d
 from .joint_peers import b2_joint_grid, b2_rain, pymunk_joint_grid, pymunk_rain
+from .peers import run
 
 DT = 1.0 / 60.0
 
 
-def _has_box2d():
-    try:
-        import pyb2d3  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def grid_engines(n, box2d):
-    world = World()
+    world = World(sleeping=False)  # sleeping off, as in the peers
     scenes.joint_grid(world, n)
     engines = {"ours": lambda k: world.step(DT)}
     space = pymunk_joint_grid(n)
@@ -49,7 +42,7 @@ def grid_engines(n, box2d):
 
 
 def rain_engines(rows, columns, group, box2d, grid_count):
-    world = World()
+    world = World(sleeping=False)  # sleeping off, as in the peers
     rain = scenes.ragdoll_rain(world, rows, columns, group, grid_count=grid_count)
 
     def ours(k):
@@ -72,30 +65,6 @@ def rain_engines(rows, columns, group, box2d, grid_count):
         engines["box2d"] = box
     most = rows * columns * group
     return engines, f"ragdoll rain {rows}x{columns}x{group} (up to {most} ragdolls, {11 * most} bodies)"
-
-
-def run(engines, steps, warmup, chunk):
-    """Per engine: every timed step's seconds, and the median of each chunk."""
-    names = list(engines)
-    for k in range(warmup):
-        for name in names:
-            engines[name](k)
-    times = {n: [] for n in names}
-    chunks = {n: [] for n in names}
-    k, turn = warmup, 0
-    while k < warmup + steps:
-        m = min(chunk, warmup + steps - k)
-        order = names[turn % len(names):] + names[:turn % len(names)]
-        for name in order:
-            t = []
-            for j in range(m):
-                t0 = time.perf_counter()
-                engines[name](k + j)
-                t.append(time.perf_counter() - t0)
-            times[name] += t
-            chunks[name].append(statistics.median(t))
-        k, turn = k + m, turn + 1
-    return times, chunks
 
 
 def report(title, times, chunks):
@@ -126,7 +95,7 @@ def main(argv=None):
     p.add_argument("--only", choices=("grid", "rain"), help="one scene only")
     args = p.parse_args(argv)
     rows, columns, group = (int(x) for x in args.rain.split(","))
-    box2d = _has_box2d()
+    box2d = has_box2d()
     import pymunk
     print(f"engine vs pymunk {pymunk.version}" + (" vs Box2D v3 (pyb2d3)" if box2d else " (pyb2d3 absent)")
           + f" | Python {sys.version.split()[0]} | {os.cpu_count()} CPUs, load "

@@ -10,7 +10,8 @@ the engine (the benchmarks' memory and start-up measurements rely on that).
 What is matched
 ---------------
 - **Bodies**: type, angle, position, velocity, angular velocity, in scene order. Sleeping is
-  off (``sleep_time_threshold = inf``, pymunk's default), damping is 1 (none), gravity is the
+  off (``sleep_time_threshold = inf``, pymunk's default; ``benchmarks/peers.py`` turns it on to
+  match an engine world that sleeps), damping is 1 (none), gravity is the
   scene's; ``iterations`` stays at pymunk's default 10.
 - **Shapes**: ``Circle`` -> ``pymunk.Circle(radius, offset=center)``; ``Segment`` ->
   ``pymunk.Segment(a, b, radius)``; ``Polygon`` -> one ``pymunk.Poly(vertices, radius=...)`` per
@@ -155,7 +156,7 @@ def build_space(scene, mixing="box2d", collision_slop=None, iterations=10):
     space = pymunk.Space()
     space.gravity = tuple(data["gravity"])
     space.iterations = iterations
-    space.sleep_time_threshold = float("inf")  # sleeping off, as in the engine
+    space.sleep_time_threshold = float("inf")  # sleeping off (the caller may turn it on)
     space.damping = 1.0
     if collision_slop is not None:
         space.collision_slop = float(collision_slop)
