@@ -203,6 +203,7 @@ class Body(BodyShapes, BodySleep, BodyForces):
         moved_trees = (old == BodyType.STATIC) != (kind == BodyType.STATIC)
         attach.reinsert_pieces(state, self._pieces(), moved_trees=moved_trees)
         state.mark_placed(i)
+        sleeping.wake_joined(state, i)  # its joints may now link it to sleeping islands
         attach.drop_pairs_of_body(state, i)
         self._update_mass()
 

@@ -7,7 +7,7 @@ from ..constants import DYNAMIC
 from ..contacts.layout import C_COUNT
 from ..joints.layout import FILTER
 
-__all__ = ["wake", "wake_neighbours", "wake_all", "sleep_island", "sleep_columns", "sleep_links"]
+__all__ = ["wake", "wake_neighbours", "wake_joined", "wake_all", "sleep_island", "sleep_columns", "sleep_links"]
 
 
 def sleep_columns(state):
@@ -49,6 +49,14 @@ def wake_neighbours(state, i):
     ba, bb = body[a], body[b]
     for k in np.unique(np.concatenate([bb[ba == i], ba[bb == i]])):
         wake(state, int(k))
+
+
+def wake_joined(state, i):
+    """Wake the bodies joined to body row ``i`` (its type changed: links changed)."""
+    c = state.joints.columns
+    for row in state.joints.rows_of_body(i):
+        wake(state, int(c.body_a[row]))
+        wake(state, int(c.body_b[row]))
 
 
 def wake_all(state):
