@@ -16,21 +16,10 @@ import numpy as np
 from .._jit import njit, njit_inline
 from ..broadphase.filter_rule import pair_admitted
 from ..broadphase.tree_ops import META_ROOT, grown, tree_collect
-from ..geometry.convex import piece_box
-from ..constants import (CCD_CORE_FRACTION, CCD_THIN_ADVANCE, DYNAMIC, MOVED_BY_STEP, STATIC,
-                         TOI_TOLERANCE_FRACTION)
-from ..collision.toi import core_reach, piece_toi
-
-
-@njit_inline
-def _inner_radius(verts, norms, start, count, radius, cx, cy):
-    """Distance from (cx, cy) to the piece's nearest face, plus its rounding radius."""
-    if count < 3:
-        return radius
-    r = math.inf
-    for k in range(start, start + count):
-        r = min(r, (verts[k, 0] - cx) * norms[k, 0] + (verts[k, 1] - cy) * norms[k, 1])
-    return max(r, 0.0) + radius
+from ..constants import DYNAMIC, MOVED_BY_STEP, STATIC, TOI_TOLERANCE_FRACTION
+from ..collision.toi import piece_toi
+from .fast_pairs import fast_pair_impacts
+from .sweeps import body_sweep, core_impact_time, relative_motion, swept_box
 
 
 @njit
@@ -64,18 +53,6 @@ def find_fast(bodies, safety, fast):
             fast[i] = 1
             count += 1
     return count
-
-
-@njit
-def _body_sweep(pos0, angle0, pos, angle, com, i):
-    c0 = math.cos(angle0[i])
-    s0 = math.sin(angle0[i])
-    c1 = math.cos(angle[i])
-    s1 = math.sin(angle[i])
-    lx = com[i, 0]
-    ly = com[i, 1]
-    return (pos0[i, 0] + c0 * lx - s0 * ly, pos0[i, 1] + s0 * lx + c0 * ly, angle0[i],
-            pos[i, 0] + c1 * lx - s1 * ly, pos[i, 1] + s1 * lx + c1 * ly, angle[i], lx, ly)
 
 
 @njit_inline
@@ -137,34 +114,6 @@ def _toi_scratch(piece_count):
     return np.empty((2 * kmax + 1, 2))
 
 
-@njit_inline
-def _swept_box(verts, sp, kp, rp, pos0, angle0, pos, angle, com, i, slop):
-    """The box a piece (rows ``sp``, ``kp`` of ``verts``, radius ``rp``) of body ``i``
-    sweeps this step: the union of its boxes, grown by ``slop``, at the step's start
-    and end, grown by how far the arc a turning corner follows bulges out of its
-    chord."""
-    x0, y0, x1, y1 = piece_box(verts, sp, kp, rp, pos0[i, 0], pos0[i, 1],
-                               math.cos(angle0[i]), math.sin(angle0[i]), slop)
-    u0, v0, u1, v1 = piece_box(verts, sp, kp, rp, pos[i, 0], pos[i, 1],
-                               math.cos(angle[i]), math.sin(angle[i]), slop)
-    half = 0.5 * min(abs(angle[i] - angle0[i]), math.pi)
-    bulge = (1.0 - math.cos(half)) * core_reach(verts, sp, kp, com[i, 0], com[i, 1])
-    return min(x0, u0) - bulge, min(y0, v0) - bulge, max(x1, u1) + bulge, max(y1, v1) + bulge
-
-
-@njit_inline
-def _core_circle(verts, norms, sp, kp, rp):
-    """``(cx, cy, r)``: the circle swept instead of a piece that starts touching
-    (``_core_impact_time``), centred on the mean of its core vertices, with
-    ``CCD_CORE_FRACTION`` of its inner radius."""
-    cx = 0.0
-    cy = 0.0
-    for k in range(sp, sp + kp):
-        cx += verts[k, 0]
-        cy += verts[k, 1]
-    cx = cx / kp
-    cy = cy / kp
-    return cx, cy, CCD_CORE_FRACTION * _inner_radius(verts, norms, sp, kp, rp, cx, cy)
 
 
 @njit_inline
@@ -184,29 +133,7 @@ def _moves_with(sw, moving, extent_i, extent_j, min_extent_i, safety):
     speculative contacts; sweeping one against a neighbour pulled it back into the
     pile, 8 cm every step.
     """
-    rx = (sw[3] - sw[0]) - (moving[3] - moving[0])
-    ry = (sw[4] - sw[1]) - (moving[4] - moving[1])
-    rel = (math.sqrt(rx * rx + ry * ry) + abs(sw[5] - sw[2]) * extent_i
-           + abs(moving[5] - moving[2]) * extent_j)
-    return rel <= safety * min_extent_i
-
-
-@njit_inline
-def _core_impact_time(verts, norms, sp, kp, rp, sw, sq, kq, rq, other, slop, scratch, center):
-    """Time of impact of a piece that starts touching the other (its own TOI is 0: a
-    fast box sliding on the ground). As Box2D does, its core circle (``_core_circle``,
-    centred in ``center`` float64 (1, 2)) is swept instead, which still catches the
-    piece diving through that surface. If even that circle starts within the target (a
-    piece thinner than the slop), its centre may close half its distance to the other
-    piece and no more: the next contact then pushes it back out on the side it came
-    from."""
-    center[0, 0], center[0, 1], core_r = _core_circle(verts, norms, sp, kp, rp)
-    target = max(slop, core_r + rq - slop)
-    tol = TOI_TOLERANCE_FRACTION * slop
-    t, d = piece_toi(center, 0, 1, sw, verts, sq, kq, other, target, tol, scratch)[:2]
-    if t == 0.0 and d > 0.0:
-        t = piece_toi(center, 0, 1, sw, verts, sq, kq, other, CCD_THIN_ADVANCE * d, 0.0, scratch)[0]
-    return t
+    return relative_motion(sw, moving, extent_i, extent_j) <= safety * min_extent_i
 
 
 @njit_inline
@@ -214,7 +141,7 @@ def _clamp(bodies, i, t):
     """Move body ``i`` back to fraction ``t`` of its sweep (angle and centre of mass
     interpolated, as ``toi.py`` sweeps it); marks it moved."""
     pos, angle, com = bodies.pos, bodies.angle, bodies.com
-    sw = _body_sweep(bodies.pos0, bodies.angle0, pos, angle, com, i)
+    sw = body_sweep(bodies.pos0, bodies.angle0, pos, angle, com, i)
     a = sw[2] + t * (sw[5] - sw[2])
     c = math.cos(a)
     s = math.sin(a)
@@ -265,11 +192,10 @@ def solve_continuous(fast, bodies, pieces, candidates, params):
     ``slop`` into each other) and ``safety`` (``find_fast``'s fraction, for relative
     motion: ``_moves_with``). Returns how many bodies were clamped.
 
-    Each piece of a fast body is swept (``_swept_box``) against the candidates under
+    Each piece of a fast body is swept (``sweeps.swept_box``) against the candidates under
     its box (its paired pieces, ``_paired_moving``, or the moving tree; and the static
-    tree), other bodies held at their end-of-step pose, and the body is clamped to the
-    earliest impact of its pieces (``_clamp``). Other fast dynamic bodies are skipped:
-    two fast bodies meet through their speculative contact. The time-of-impact call and
+    tree), slow bodies held at their end pose, fast ones left to ``fast_pairs``; the
+    body is clamped to its earliest impact (``_clamp``). The time-of-impact call and
     the paired-piece loop stay here: as inlined helpers, Numba kept atomic reference
     counts per candidate (the paired loop: 4 % slower on rain2000).
     """
@@ -292,9 +218,9 @@ def solve_continuous(fast, bodies, pieces, candidates, params):
         i = piece_body[p]
         if i < 0 or fast[i] == 0 or piece_sensor[p]:  # a free row, a slow body, a sensor
             continue
-        sw = _body_sweep(pos0, angle0, pos, angle, com, i)
+        sw = body_sweep(pos0, angle0, pos, angle, com, i)
         sp, kp, rp = piece_start[p], piece_count[p], piece_radius[p]
-        x0, y0, x1, y1 = _swept_box(verts, sp, kp, rp, pos0, angle0, pos, angle, com, i, slop)
+        x0, y0, x1, y1 = swept_box(verts, sp, kp, rp, pos0, angle0, pos, angle, com, i, slop)
         if bullet[i] == 0 and _inside_fat_box(x0, y0, x1, y1, piece_fat, p):
             hits = 0
             for k in range(first[p], first[p + 1]):
@@ -314,19 +240,20 @@ def solve_continuous(fast, bodies, pieces, candidates, params):
                 continue
             if _passes_one_way(one_way, piece_shape[q], sw):
                 continue
-            if btype[j] != STATIC and _moves_with(sw, _body_sweep(pos0, angle0, pos, angle, com, j),
+            if btype[j] != STATIC and _moves_with(sw, body_sweep(pos0, angle0, pos, angle, com, j),
                                                   extent[i], extent[j], min_extent[i], safety):
                 continue
-            # The other body is held at its end pose (as in Box2D): a body stopped at
-            # its first touch of that pose is not run into by the rest of its motion.
+            # Held at its end pose (as in Box2D): a body stopped at its first touch of
+            # that pose is not run into by the rest of its motion.
             other = (pos[j, 0], pos[j, 1], angle[j], pos[j, 0], pos[j, 1], angle[j], 0.0, 0.0)
             sq, kq, rq = piece_start[q], piece_count[q], piece_radius[q]
             target = max(slop, rp + rq - slop)
             t = piece_toi(verts, sp, kp, sw, verts, sq, kq, other, target,
                           TOI_TOLERANCE_FRACTION * slop, scratch)[0]
             if t == 0.0:  # starts touching: sweep its core circle instead
-                t = _core_impact_time(verts, norms, sp, kp, rp, sw, sq, kq, rq, other, slop,
+                t = core_impact_time(verts, norms, sp, kp, rp, sw, sq, kq, rq, other, slop,
                                       scratch, center)
             if 0.0 < t < frac[i]:
                 frac[i] = t
+    fast_pair_impacts(fast, frac, bodies, pieces, rule, one_way, params, scratch, center)
     return _clamp_bodies(bodies, frac)

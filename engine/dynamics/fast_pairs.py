@@ -1,0 +1,220 @@
+"""Continuous collision between two fast bodies: both swept, the pair clamped at its
+first impact, in time order.
+
+``continuous.py`` sweeps each fast body against static and slow bodies held at their
+end pose. Two fast bodies cannot be treated that way: holding either one still is
+wrong by its whole motion (head-on balls at 300 m/s each, or a ball crossing the path
+of a fast plank, passed through each other). Box2D v3 skips bullet-vs-bullet and
+Rapier's CCD misses fast dynamic pairs (rapier #984). Here:
+
+1. Candidates: the pieces of fast bodies, sorted by the low x of their swept boxes
+   (``sweeps.swept_box``), are swept and pruned against each other; a pair is kept
+   when the boxes overlap and the filters admit it. Only fast bodies pay, and the
+   swept boxes, not the broadphase's fat boxes, decide, so a body deflected within
+   the step is still found.
+2. Each pair's time of impact under *both* motions (``piece_toi`` of two sweeps), with
+   each body's motion cut at the time it already stops (``frac``: its impact with a
+   static or slow body, or an earlier pair): until the first of the two stops both
+   move; after it, the other moves against it held where it stopped. A stretch in
+   which the two move slowly *relative to each other* is skipped: bodies flying
+   together meet through speculative contacts (as in ``continuous._moves_with``).
+   It is judged on the cut motions: two balls carried together by a paddle but
+   clamped at different times by it are not moving together.
+3. Events are applied in order of time, ties by pair key: the earliest pair clamps the
+   bodies it stops; every pending pair of those bodies is timed again with their cut
+   motions (a chain: A stops at B, and C, heading for where B would have been, now
+   stops at where B is). A body pair clamps once, so the loop ends after at most one
+   round per candidate body pair.
+
+The clamped bodies keep their velocities; the next step's narrowphase finds them
+touching and the solver resolves the collision.
+"""
+import numpy as np
+
+from .._jit import njit, njit_inline
+from ..broadphase.filter_rule import pair_admitted
+from ..constants import TOI_TOLERANCE_FRACTION
+from ..collision.toi import piece_toi
+from .sweeps import body_sweep, core_impact_time, relative_motion, sub_sweep, swept_box
+
+_MISS = -1.0  # no impact in the step
+_DONE = -2.0  # the pair's bodies already clamped against each other
+
+
+@njit_inline
+def _fast_pieces(fast, bodies, pieces, slop):
+    """The non-sensor pieces of fast bodies (int64 (m,)) and their swept boxes (float64
+    (m, 4)), sorted by the boxes' low x (stable, so ties keep piece order)."""
+    piece_body, sensor = pieces.body, pieces.sensor
+    count = 0
+    for p in range(piece_body.shape[0]):
+        if piece_body[p] >= 0 and fast[piece_body[p]] != 0 and not sensor[p]:
+            count += 1
+    idx = np.empty(count, np.int64)
+    box = np.empty((count, 4))
+    m = 0
+    for p in range(piece_body.shape[0]):
+        i = piece_body[p]
+        if i < 0 or fast[i] == 0 or sensor[p]:
+            continue
+        idx[m] = p
+        box[m, 0], box[m, 1], box[m, 2], box[m, 3] = swept_box(
+            pieces.verts, pieces.start[p], pieces.count[p], pieces.radius[p], bodies.pos0,
+            bodies.angle0, bodies.pos, bodies.angle, bodies.com, i, slop)
+        m += 1
+    order = np.argsort(box[:, 0], kind="mergesort")
+    return idx[order], box[order]
+
+
+@njit_inline
+def _one_way_passes(one_way, shape, sw, other):
+    """Whether the body sweeping ``sw`` moves along one-way shape ``shape`` (of the body
+    sweeping ``other``) relative to it: it passes through from the closed side."""
+    dx = one_way[shape, 0]
+    dy = one_way[shape, 1]
+    rx = (sw[3] - sw[0]) - (other[3] - other[0])
+    ry = (sw[4] - sw[1]) - (other[4] - other[1])
+    return (dx != 0.0 or dy != 0.0) and rx * dx + ry * dy > 0.0
+
+
+@njit_inline
+def _admitted(p, q, bodies, pieces, rule, one_way):
+    """Whether pieces ``p`` and ``q`` of two fast bodies are a candidate pair."""
+    i = pieces.body[p]
+    j = pieces.body[q]
+    if i == j or not pair_admitted(rule, p, q):
+        return False
+    swi = body_sweep(bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com, i)
+    swj = body_sweep(bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com, j)
+    return not (_one_way_passes(one_way, pieces.shape[q], swi, swj)
+                or _one_way_passes(one_way, pieces.shape[p], swj, swi))
+
+
+@njit_inline
+def _candidate_keys(idx, box, bodies, pieces, rule, one_way):
+    """Sorted pair keys ``(p << 32) | q`` (p < q) of the fast pieces whose swept boxes
+    overlap and that ``_admitted`` keeps: one pass of sweep and prune along x."""
+    keys = np.empty(16, np.int64)
+    m = 0
+    for a in range(idx.shape[0]):
+        for b in range(a + 1, idx.shape[0]):
+            if box[b, 0] > box[a, 2]:
+                break
+            if box[b, 1] > box[a, 3] or box[b, 3] < box[a, 1]:
+                continue
+            p = min(idx[a], idx[b])
+            q = max(idx[a], idx[b])
+            if not _admitted(p, q, bodies, pieces, rule, one_way):
+                continue
+            if m == keys.shape[0]:
+                grown = np.empty(2 * m, np.int64)
+                grown[:m] = keys
+                keys = grown
+            keys[m] = (p << 32) | q
+            m += 1
+    return np.sort(keys[:m])
+
+
+@njit_inline
+def _pieces_time(pieces, p, q, swp, swq, slop, scratch, center):
+    """First impact in (0, 1] of pieces ``p`` and ``q`` sweeping ``swp`` and ``swq``; 0
+    or less when none. Pieces that start touching sweep their core circles instead,
+    each against the other piece (``sweeps.core_impact_time``), the earlier counting."""
+    verts, norms = pieces.verts, pieces.norms
+    sp, kp, rp = pieces.start[p], pieces.count[p], pieces.radius[p]
+    sq, kq, rq = pieces.start[q], pieces.count[q], pieces.radius[q]
+    target = max(slop, rp + rq - slop)
+    t = piece_toi(verts, sp, kp, swp, verts, sq, kq, swq, target,
+                  TOI_TOLERANCE_FRACTION * slop, scratch)[0]
+    if t == 0.0:
+        t = core_impact_time(verts, norms, sp, kp, rp, swp, sq, kq, rq, swq, slop, scratch, center)
+        u = core_impact_time(verts, norms, sq, kq, rq, swq, sp, kp, rp, swp, slop, scratch, center)
+        if u > 0.0 and (t <= 0.0 or u < t):
+            t = u
+    return t
+
+
+@njit_inline
+def _pair_time(key, frac, bodies, pieces, params, scratch, center):
+    """Time of impact of a candidate pair under its bodies' motions cut at ``frac``
+    (float64 (n,)): both move until the earlier cut ``f``; then the one still moving
+    goes on to its own cut against the other held at its pose at ``f``. A stretch in
+    which the two move slowly relative to each other (``find_fast``'s test) is left to
+    their speculative contact. ``_MISS`` when they do not meet before both stop."""
+    slop, safety = params
+    p = key >> 32
+    q = key & 0xFFFFFFFF
+    i = pieces.body[p]
+    j = pieces.body[q]
+    ei, ej = bodies.extent[i], bodies.extent[j]
+    slow = safety * min(bodies.min_extent[i], bodies.min_extent[j])
+    swi = body_sweep(bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com, i)
+    swj = body_sweep(bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com, j)
+    f = min(frac[i], frac[j])
+    g = max(frac[i], frac[j])
+    if f > 0.0:
+        a = swi if f == 1.0 else sub_sweep(swi, 0.0, f)
+        b = swj if f == 1.0 else sub_sweep(swj, 0.0, f)
+        if relative_motion(a, b, ei, ej) > slow:
+            s = _pieces_time(pieces, p, q, a, b, slop, scratch, center)
+            if s > 0.0:
+                return s * f
+    if g <= f:
+        return _MISS
+    if frac[i] < frac[j]:
+        a, b = sub_sweep(swi, f, f), sub_sweep(swj, f, g)
+    else:
+        a, b = sub_sweep(swi, f, g), sub_sweep(swj, f, f)
+    if relative_motion(a, b, ei, ej) <= slow:
+        return _MISS
+    s = _pieces_time(pieces, p, q, a, b, slop, scratch, center)
+    return f + s * (g - f) if s > 0.0 else _MISS
+
+
+@njit_inline
+def _earliest(times):
+    """Index of the earliest pending impact (the first such key on ties), or -1."""
+    best = -1
+    for e in range(times.shape[0]):
+        if times[e] >= 0.0 and (best < 0 or times[e] < times[best]):
+            best = e
+    return best
+
+
+@njit
+def fast_pair_impacts(fast, frac, bodies, pieces, rule, one_way, params, scratch, center):
+    """Cut ``frac`` (float64 (n,), each body's first impact so far as a fraction of its
+    sweep; 1 for none) at the impacts between pairs of fast bodies.
+
+    ``fast`` uint8 (n,) marks the fast bodies (``continuous.find_fast``); ``bodies``,
+    ``pieces``: ``BodyArrays``, ``PieceArrays``; ``rule``: the ``PairRule``; ``one_way``
+    float64 (s, 2): the shapes' one-way directions; ``params``: ``(slop, safety)`` as for
+    ``solve_continuous``; ``scratch``, ``center``: its TOI scratch arrays. Returns how
+    many pair impacts were applied. See the module docstring for the algorithm.
+    """
+    idx, box = _fast_pieces(fast, bodies, pieces, params[0])
+    keys = _candidate_keys(idx, box, bodies, pieces, rule, one_way)
+    body = pieces.body
+    times = np.empty(keys.shape[0])
+    for e in range(keys.shape[0]):
+        times[e] = _pair_time(keys[e], frac, bodies, pieces, params, scratch, center)
+    applied = 0
+    while True:
+        e = _earliest(times)
+        if e < 0:
+            return applied
+        t = times[e]
+        i = body[keys[e] >> 32]
+        j = body[keys[e] & 0xFFFFFFFF]
+        frac[i] = min(frac[i], t)
+        frac[j] = min(frac[j], t)
+        applied += 1
+        for k in range(keys.shape[0]):
+            if times[k] == _DONE:
+                continue
+            a = body[keys[k] >> 32]
+            b = body[keys[k] & 0xFFFFFFFF]
+            if (a == i and b == j) or (a == j and b == i):
+                times[k] = _DONE
+            elif a == i or a == j or b == i or b == j:
+                times[k] = _pair_time(keys[k], frac, bodies, pieces, params, scratch, center)

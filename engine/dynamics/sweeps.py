@@ -1,0 +1,104 @@
+"""The sweeps the continuous stage tests: a body's motion over one step, the box a piece
+covers along it, and the fallbacks for pieces that start touching.
+
+Shared by ``continuous.py`` (a fast body against static and slow bodies) and
+``fast_pairs.py`` (two fast bodies against each other). A sweep is ``toi.py``'s tuple
+``(c0x, c0y, a0, c1x, c1y, a1, lx, ly)``: the centre of mass moves linearly, the angle
+turns linearly about it.
+"""
+import math
+
+from .._jit import njit, njit_inline
+from ..constants import CCD_CORE_FRACTION, CCD_THIN_ADVANCE, TOI_TOLERANCE_FRACTION
+from ..collision.toi import core_reach, piece_toi
+from ..geometry.convex import piece_box
+
+
+@njit_inline
+def _inner_radius(verts, norms, start, count, radius, cx, cy):
+    """Distance from (cx, cy) to the piece's nearest face, plus its rounding radius."""
+    if count < 3:
+        return radius
+    r = math.inf
+    for k in range(start, start + count):
+        r = min(r, (verts[k, 0] - cx) * norms[k, 0] + (verts[k, 1] - cy) * norms[k, 1])
+    return max(r, 0.0) + radius
+
+
+@njit
+def body_sweep(pos0, angle0, pos, angle, com, i):
+    """Body ``i``'s sweep from its pose at the step's start to its pose now."""
+    c0 = math.cos(angle0[i])
+    s0 = math.sin(angle0[i])
+    c1 = math.cos(angle[i])
+    s1 = math.sin(angle[i])
+    lx = com[i, 0]
+    ly = com[i, 1]
+    return (pos0[i, 0] + c0 * lx - s0 * ly, pos0[i, 1] + s0 * lx + c0 * ly, angle0[i],
+            pos[i, 0] + c1 * lx - s1 * ly, pos[i, 1] + s1 * lx + c1 * ly, angle[i], lx, ly)
+
+
+@njit_inline
+def sub_sweep(sw, f0, f1):
+    """The part of sweep ``sw`` from fraction ``f0`` to ``f1``, as a sweep of its own."""
+    return (sw[0] + f0 * (sw[3] - sw[0]), sw[1] + f0 * (sw[4] - sw[1]), sw[2] + f0 * (sw[5] - sw[2]),
+            sw[0] + f1 * (sw[3] - sw[0]), sw[1] + f1 * (sw[4] - sw[1]), sw[2] + f1 * (sw[5] - sw[2]),
+            sw[6], sw[7])
+
+
+@njit_inline
+def swept_box(verts, sp, kp, rp, pos0, angle0, pos, angle, com, i, slop):
+    """The box a piece (rows ``sp``, ``kp`` of ``verts``, radius ``rp``) of body ``i``
+    sweeps this step: the union of its boxes, grown by ``slop``, at the step's start
+    and end, grown by how far the arc a turning corner follows bulges out of its
+    chord."""
+    x0, y0, x1, y1 = piece_box(verts, sp, kp, rp, pos0[i, 0], pos0[i, 1],
+                               math.cos(angle0[i]), math.sin(angle0[i]), slop)
+    u0, v0, u1, v1 = piece_box(verts, sp, kp, rp, pos[i, 0], pos[i, 1],
+                               math.cos(angle[i]), math.sin(angle[i]), slop)
+    half = 0.5 * min(abs(angle[i] - angle0[i]), math.pi)
+    bulge = (1.0 - math.cos(half)) * core_reach(verts, sp, kp, com[i, 0], com[i, 1])
+    return min(x0, u0) - bulge, min(y0, v0) - bulge, max(x1, u1) + bulge, max(y1, v1) + bulge
+
+
+@njit_inline
+def relative_motion(sw, other, extent_i, extent_j):
+    """How far two sweeping bodies move relative to each other: their relative
+    translation plus each one's turn times its extent (``find_fast``'s measure)."""
+    rx = (sw[3] - sw[0]) - (other[3] - other[0])
+    ry = (sw[4] - sw[1]) - (other[4] - other[1])
+    return (math.sqrt(rx * rx + ry * ry) + abs(sw[5] - sw[2]) * extent_i
+            + abs(other[5] - other[2]) * extent_j)
+
+
+@njit_inline
+def _core_circle(verts, norms, sp, kp, rp):
+    """``(cx, cy, r)``: the circle swept instead of a piece that starts touching
+    (``core_impact_time``), centred on the mean of its core vertices, with
+    ``CCD_CORE_FRACTION`` of its inner radius."""
+    cx = 0.0
+    cy = 0.0
+    for k in range(sp, sp + kp):
+        cx += verts[k, 0]
+        cy += verts[k, 1]
+    cx = cx / kp
+    cy = cy / kp
+    return cx, cy, CCD_CORE_FRACTION * _inner_radius(verts, norms, sp, kp, rp, cx, cy)
+
+
+@njit_inline
+def core_impact_time(verts, norms, sp, kp, rp, sw, sq, kq, rq, other, slop, scratch, center):
+    """Time of impact of a piece that starts touching the other (its own TOI is 0: a
+    fast box sliding on the ground). As Box2D does, its core circle (``_core_circle``,
+    centred in ``center`` float64 (1, 2)) is swept instead, which still catches the
+    piece diving through that surface. If even that circle starts within the target (a
+    piece thinner than the slop), its centre may close half its distance to the other
+    piece and no more: the next contact then pushes it back out on the side it came
+    from."""
+    center[0, 0], center[0, 1], core_r = _core_circle(verts, norms, sp, kp, rp)
+    target = max(slop, core_r + rq - slop)
+    tol = TOI_TOLERANCE_FRACTION * slop
+    t, d = piece_toi(center, 0, 1, sw, verts, sq, kq, other, target, tol, scratch)[:2]
+    if t == 0.0 and d > 0.0:
+        t = piece_toi(center, 0, 1, sw, verts, sq, kq, other, CCD_THIN_ADVANCE * d, 0.0, scratch)[0]
+    return t
