@@ -260,7 +260,8 @@ class WorldMachine(RuleBasedStateMachine):
             self.world.step(DT)
         if not on:
             assert all(b.awake for b in self.bodies if b.body_type.name != "STATIC")
-        self.stepped = True
+        if many:
+            self.stepped = True
 
     @invariant()
     def sleepers_are_still_and_labelled(self):
