@@ -256,3 +256,46 @@ def test_bad_sleep_settings_are_refused():
         world.time_to_sleep = 0.0
     with pytest.raises(TypeError):
         body.can_sleep = "no"
+
+
+def test_sleeping_changes_no_result_that_matters_on_pyramid40():
+    """With sleeping on, pyramid40's top moves less than 0.10 m and every box stays
+    within 1 cm of its start in x (the issue's bar), and the whole pile sleeps."""
+    world, _ = scenes.pyramid(40).build()
+    bodies = [b for b in world.bodies if b.body_type.name == "DYNAMIC"]
+    start = np.array([b.position for b in bodies])
+    step = _until_asleep(world, bodies, 400)
+    assert step is not None
+    end = np.array([b.position for b in bodies])
+    top = int(np.argmax(start[:, 1]))
+    assert math.dist(start[top], end[top]) < 0.10
+    assert np.abs(end[:, 0] - start[:, 0]).max() < 0.01
+
+
+def test_a_change_wakes_its_island_and_nothing_else():
+    world = World()
+    _ground(world, 60)
+    left, right = _stack(world, 3, -10.0), _stack(world, 3, 10.0)
+    assert _until_asleep(world, left + right)
+    left[2].velocity = (0.0, 0.1)
+    assert all(b.awake for b in left) and not any(b.awake for b in right)
+    world.step(DT)
+    assert not any(b.awake for b in right)
+
+
+def test_runs_are_bit_identical_with_sleeping_on_and_off():
+    def run(sleeping):
+        world, _ = scenes.pyramid(8).build()
+        world.sleeping = sleeping
+        ball = None
+        trail = []
+        for step in range(150):
+            if step == 90:
+                ball = world.create_body(position=(0.3, 12.0))
+                ball.add_shape(Circle(0.3))
+            world.step(DT)
+            trail.append(np.array(world.positions).tobytes())
+        return trail
+
+    for sleeping in (True, False):
+        assert run(sleeping) == run(sleeping)
