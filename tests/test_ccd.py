@@ -216,7 +216,7 @@ def test_bullets_never_pass_a_thin_wall(wall):
 
 
 def test_find_fast_marks_fast_and_bullet_bodies():
-    world = World(gravity=(0, 0))
+    world = World(gravity=(0, 0), sleeping=False)
     slow = world.create_body(velocity=(1, 0))
     slow.add_shape(Circle(0.5))
     quick = world.create_body(position=(5, 0), velocity=(60, 0))  # 1 m per step > 0.25 m
@@ -264,7 +264,7 @@ def test_fast_spinning_skinny_box_never_ends_below_ground(ground):
 @pytest.mark.parametrize("speed", [50.0, 150.0, 300.0])
 def test_elastic_ball_between_walls_keeps_its_energy(speed):
     """e = 1 between two static walls for 10 s: the clamp must not eat energy or time."""
-    world = World(gravity=(0, 0))
+    world = World(gravity=(0, 0), sleeping=False)
     for x in (-5.0, 5.0):
         wall = world.create_body("static", position=(x, 0))
         wall.add_shape(Polygon.box(0.2, 4), restitution=1.0, friction=0.0)
@@ -321,7 +321,7 @@ def test_random_fast_bodies_never_cross_a_thin_wall(kind, size, speed, heading, 
              "capsule": Segment((-size, 0), (size, 0), 0.3 * size),
              "triangle": Polygon([(0, 0), (2 * size, 0), (0, size)]),
              "stick": Polygon.box(15 * size, 0.3 * size)}[kind]
-    world = World(gravity=(0, 0))
+    world = World(gravity=(0, 0), sleeping=False)
     wall = world.create_body(wall_type, position=(0, 0))
     # tall enough that a ricochet along it (up to 400 m/s for 20 steps) cannot go round it
     wall.add_shape(Polygon.box(thickness, 400), density=1000.0)
@@ -368,7 +368,7 @@ def test_a_body_struck_from_rest_is_swept_against_moving_bodies():
     step towards a thin dynamic plank. Its fat box was made while it rested, so the
     pair set knows nothing along its new path: the sweep must search the tree (found
     in review: taking moving candidates from the pair set alone let it through)."""
-    world = World(gravity=(0.0, 0.0))
+    world = World(gravity=(0.0, 0.0), sleeping=False)
     paddle = world.create_body("kinematic", position=(-0.5, 0.0), velocity=(80.0, 0.0))
     paddle.add_shape(Polygon.box(0.2, 1.0))
     ball = world.create_body(position=(-0.3, 0.0))

@@ -49,7 +49,7 @@ def _head_on(speed, heading, offset, phase, count=50):
     """``count`` pairs of balls flying at each other, each at ``speed``, meeting after
     2 to 3 steps (``phase`` spreads the arrival over a step), their lanes ``offset``
     apart sideways."""
-    world = World(gravity=(0.0, 0.0))
+    world = World(gravity=(0.0, 0.0), sleeping=False)
     c, s = math.cos(heading), math.sin(heading)
     a, b = [], []
     for k in range(count):
@@ -80,7 +80,7 @@ def test_a_ball_struck_within_the_step_never_passes_an_oncoming_one(speed, gap, 
     50 balls coming the other way at ``speed``. The struck ball's speculative contact
     was made while it rested, so only the sweep of the two together can stop them
     (before: 6, 9 and 27 of 50 pairs passed at gaps of 3, 6 and 8 m)."""
-    world = World(gravity=(0.0, 0.0))
+    world = World(gravity=(0.0, 0.0), sleeping=False)
     c, s = math.cos(heading), math.sin(heading)
     a, b = [], []
     for k in range(50):
@@ -138,7 +138,7 @@ def test_a_fast_ball_never_passes_a_fast_thin_plank(ball_speed, plank_speed, pha
     """A ball crosses the path of a 1 m plank that moves across it at ``plank_speed``;
     the ball's centre never gets inside the plank (before: it did in 180 of 300 random
     cases of this kind, the ball flying straight through)."""
-    world = World(gravity=(0.0, 0.0))
+    world = World(gravity=(0.0, 0.0), sleeping=False)
     meet = 3 * DT
     ball = world.create_body(position=(-ball_speed * meet, 0.0), velocity=(ball_speed, 0.0))
     ball.add_shape(Circle(R))
@@ -159,7 +159,7 @@ def test_a_fast_ball_never_passes_a_fast_thin_plank(ball_speed, plank_speed, pha
 def test_a_chain_of_fast_balls_keeps_its_order():
     """A flies right at B and C, which fly left one behind the other in the same lane:
     A stops at B, and C must stop at where B stopped, not where B would have been."""
-    world = World(gravity=(0.0, 0.0))
+    world = World(gravity=(0.0, 0.0), sleeping=False)
     balls = []
     for x, vx in ((-4.0, 300.0), (4.0, -300.0), (4.3, -300.0), (-4.4, 300.0)):
         body = world.create_body(position=(x, 0.0), velocity=(vx, 0.0))

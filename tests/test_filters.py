@@ -55,7 +55,7 @@ def test_bad_filters_are_refused(bad, error):
 def _scene(seed, n=14):
     """Circles and boxes crowded in a small square, each with a random filter."""
     rng = np.random.default_rng(seed)
-    world = World(gravity=(0, 0))
+    world = World(gravity=(0, 0), sleeping=False)
     handles = []
     for k in range(n):
         kind = "static" if k % 5 == 0 else "dynamic"
@@ -172,7 +172,7 @@ def test_ids_name_handles_and_removed_handles_raise():
 
 
 def test_a_fast_bullet_passes_a_wall_its_filter_rejects_and_stops_at_one_it_accepts():
-    world = World(gravity=(0, 0))
+    world = World(gravity=(0, 0), sleeping=False)
     ghost_wall = world.create_body("static", position=(3, 0))
     ghost_wall.add_shape(Polygon.box(0.1, 4), filter=Filter(category=2))
     wall = world.create_body("static", position=(8, 0))

@@ -275,7 +275,7 @@ def test_joints_conserve_linear_momentum(kind, pa, pb, angles, anchor, axis, va,
     momentum never changes, whatever the kind, pose or motion."""
     if kind in ("distance", "spring", "rope"):  # a zero length is refused (tested above)
         assume(math.dist(pa, anchor) > 0.05)
-    world = World(gravity=(0, 0))
+    world = World(gravity=(0, 0), sleeping=False)
     a = world.create_body(position=pa, angle=angles[0], velocity=va[:2], angular_velocity=va[2])
     a.add_shape(Polygon.box(sizes[0], 0.3, center=(0.1, 0)))
     b = world.create_body(position=pb, angle=angles[1], velocity=vb[:2], angular_velocity=vb[2])
@@ -289,6 +289,10 @@ def test_joints_conserve_linear_momentum(kind, pa, pb, angles, anchor, axis, va,
     for _ in range(30):
         world.step(DT)
         assert np.all(np.isfinite(world.positions))
+        # The speed and turn caps (400 m/s, a quarter turn per substep) are not momentum
+        # conserving; a joint anchored metres away from a small body can spin it that
+        # fast, which is not what this test is about.
+        assume(np.abs(world.velocities).max() < 300 and np.abs(world.angular_velocities).max() < 200)
     scale = abs(a.mass) * 10 + abs(b.mass) * 10
     assert np.abs(momentum() - before).max() <= 1e-9 * scale
 

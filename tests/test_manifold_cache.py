@@ -60,7 +60,7 @@ def _points(rows):
 def _narrowphase_twice(tol, a, b, pose_a, pose_b, pose_b2):
     """Rows after a narrowphase at ``pose_b`` and another at ``pose_b2``, cache at ``tol``."""
     K.MANIFOLD_REUSE_TOLERANCE = tol
-    world = World(gravity=(0.0, 0.0))
+    world = World(gravity=(0.0, 0.0), sleeping=False)
     body_a = world.create_body("static", position=pose_a[:2], angle=pose_a[2])
     body_a.add_shape(a)
     body_b = world.create_body(position=pose_b[:2], angle=pose_b[2])

@@ -569,7 +569,7 @@ def test_filters_admit_by_box2d_pair_rule(seed):
 
 
 def test_sensor_shapes_are_skipped_unless_asked():
-    world = World(gravity=(0, 0))
+    world = World(gravity=(0, 0), sleeping=False)
     solid = world.create_body("static").add_shape(Polygon.box(2, 2, center=(6, 0)))
     sensors = [world.create_body(kind, position=(3 * i, 0)).add_shape(Circle(1.0), sensor=True)
                for i, kind in enumerate(("static", "kinematic"))] + [
@@ -617,7 +617,7 @@ def test_pieces_outside_their_tree_boxes_are_still_found():
 
 
 def test_queries_follow_changes_to_the_world():
-    world = World(gravity=(0, 0))
+    world = World(gravity=(0, 0), sleeping=False)
     a = world.create_body(position=(0, 0)).add_shape(Circle(0.5))
     assert world.ray_cast((-5, 0), (5, 0)).shape is a
     a.body.position = (0, 3)
