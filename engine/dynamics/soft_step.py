@@ -98,22 +98,37 @@ def _start_state(vel, angvel):
 
 
 @njit_inline
+def _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, which):
+    """The joints' part of a substep pass: 0 warm start, 1 solve (biased), 2 relax."""
+    J, jorder, jstarts, ja, jb = joints
+    if jstarts[BUCKETS] == 0:
+        return
+    if which == 0:
+        warm_start_joints(J, jorder, jstarts, ja, jb, state, inv_mass, inv_inertia)
+        return
+    inv_h = 1.0 / h
+    soft = softness(min(params.joint_hertz, JOINT_MAX_HERTZ_FRACTION * inv_h),
+                    params.joint_zeta, h)
+    for _ in range(params.joint_iterations):
+        solve_joints(J, jorder, jstarts, ja, jb, state, inv_mass, inv_inertia, angle, soft,
+                     inv_h, which == 1)
+
+
+@njit
 def _substeps(bodies, stype, params, h, in_contact, state, center, center0, work, wa, wb,
               joints):
     """The substep loop over the bodies in contact or joined (Box2D v3
     ``b2SolverStage_*`` order): integrate velocities, warm start, solve (biased),
     integrate positions, relax; joints before contacts in each pass. ``joints`` is
-    ``(rows, order, starts, body_a, body_b)`` from ``prepare_joints``."""
+    ``(rows, order, starts, body_a, body_b)`` from ``prepare_joints``, or None for a
+    world without joints: then Numba prunes the joint calls and never compiles the
+    joint kernels (about 17 s of a first run's compile), which is why this is a
+    separately compiled function and not inlined."""
     substeps, gx, gy, hertz, zeta = params.substeps, params.gx, params.gy, params.hertz, params.zeta
     pushout, impact_gap, max_speed, max_rotation = (params.pushout, params.impact_gap,
                                                     params.max_speed, params.max_rotation)
     inv_h = 1.0 / h
     soft_dyn, soft_static = _contact_softness(hertz, zeta, h, inv_h)
-    soft_joint = softness(min(params.joint_hertz, JOINT_MAX_HERTZ_FRACTION * inv_h),
-                          params.joint_zeta, h)
-    joint_passes = params.joint_iterations
-    J, jorder, jstarts, ja, jb = joints
-    joined = jstarts[BUCKETS] > 0
     inv_mass, inv_inertia, angle = bodies.inv_mass, bodies.inv_inertia, bodies.angle
     for sub in range(substeps):
         # Alternate the order of a manifold's two points between substeps so that the
@@ -123,17 +138,15 @@ def _substeps(bodies, stype, params, h, in_contact, state, center, center0, work
                              bodies.inv_inertia, bodies.force, bodies.torque, bodies.lin_damp,
                              bodies.ang_damp, bodies.gravity_scale, state, max_speed,
                              max_rotation)
-        if joined:
-            warm_start_joints(J, jorder, jstarts, ja, jb, state, inv_mass, inv_inertia)
+        if joints is not None:
+            _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, 0)
         warm_start(work, wa, wb, state)
-        for _ in range(joint_passes if joined else 0):
-            solve_joints(J, jorder, jstarts, ja, jb, state, inv_mass, inv_inertia, angle,
-                         soft_joint, inv_h, True)
+        if joints is not None:
+            _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, 1)
         solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap, reverse)
         integrate_positions(h, stype, in_contact, state, center, bodies.angle, center0)
-        for _ in range(joint_passes if joined else 0):
-            solve_joints(J, jorder, jstarts, ja, jb, state, inv_mass, inv_inertia, angle,
-                         soft_joint, inv_h, False)
+        if joints is not None:
+            _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, 2)
         relax(work, wa, wb, state, inv_h, impact_gap, reverse)
 
 
@@ -221,9 +234,11 @@ def step_bodies(bodies, pairs, joints, params):
     in_contact = np.zeros(n, np.uint8)
     order = order[:order_contacts(rows, cba, cbb, bodies.inv_mass, bodies.inv_inertia, stype,
                                   order, in_contact)]
-    J = joints.data
-    jorder, jstarts = prepare_joints(J, joints.kind, joints.body_a, joints.body_b, stype,
-                                     bodies.angle, bodies.com, center, h, in_contact)
+    joined = 0
+    if joints is not None:  # None: a world without joints (see _substeps)
+        jorder, jstarts = prepare_joints(joints.data, joints.kind, joints.body_a, joints.body_b,
+                                         stype, bodies.angle, bodies.com, center, h, in_contact)
+        joined = jorder.shape[0]
     integrate_free(substeps, h, params.gx, params.gy, stype, in_contact, bodies.inv_mass,
                    bodies.inv_inertia, bodies.force, bodies.torque, bodies.lin_damp,
                    bodies.ang_damp, bodies.gravity_scale, state, params.max_speed,
@@ -237,9 +252,13 @@ def step_bodies(bodies, pairs, joints, params):
     wa = np.empty(count, np.int32)
     wb = np.empty(count, np.int32)
     gather(rows, order, cba, cbb, bodies.inv_mass, bodies.inv_inertia, state, work, wa, wb)
-    if count > 0 or jorder.shape[0] > 0:  # else every body was free
-        _substeps(bodies, stype, params, h, in_contact, state, center, center0, work, wa, wb,
-                  (J, jorder, jstarts, joints.body_a, joints.body_b))
+    if count > 0 or joined > 0:  # else every body was free
+        if joints is None:
+            _substeps(bodies, stype, params, h, in_contact, state, center, center0, work, wa,
+                      wb, None)
+        else:
+            _substeps(bodies, stype, params, h, in_contact, state, center, center0, work, wa,
+                      wb, (joints.data, jorder, jstarts, joints.body_a, joints.body_b))
     restitution(work, wa, wb, state, params.restitution_threshold)
     results = pairs.results
     results[:] = 0.0  # rows the solver does not visit report nothing

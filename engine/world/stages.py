@@ -129,8 +129,8 @@ def solve(state, dt):
     """The soft step: contacts solved in substeps, bodies integrated."""
     if state.bodies.used:
         state.pairs.reserve()
-        step_bodies(state.body_arrays(), state.pairs.arrays(), state.joints.arrays(),
-                    state.solver_params(dt))
+        joints = state.joints.arrays() if len(state.joints) else None
+        step_bodies(state.body_arrays(), state.pairs.arrays(), joints, state.solver_params(dt))
 
 
 def continuous(state):
