@@ -181,39 +181,28 @@ def _write_back(bodies, btype, state, center, angle0):
 
 @njit
 def step_bodies(bodies, pairs, joints, params):
-    """Advance all bodies by ``dt``, solving the contacts in ``rows``.
-
-    ``bodies`` is the world's ``BodyArrays``, ``pairs`` the pair set's ``PairArrays``
-    (its keys unused; ``bodies`` there gives ``cba``, ``cbb``), ``params`` a
-    ``SolverParams`` holding the settings below.
+    """Advance all bodies by ``params.dt`` in ``params.substeps`` substeps, solving the
+    contacts of ``pairs`` and the ``joints``.
 
     Parameters
     ----------
-    dt : float
-        Step in seconds; ``substeps`` substeps of ``h = dt / substeps``.
-    gx, gy : float
-        Gravity (m/s^2).
-    hertz, zeta : float
-        Contact stiffness (clamped to a quarter of the substep rate; doubled for
-        contacts with a static or kinematic body) and damping ratio.
-    pushout, restitution_threshold, max_speed, max_rotation : float
-        Limits; see ``engine.constants``.
-    impact_gap : float
-        A point whose manifold separation exceeds this (m) started the step apart: its
-        impact speed for restitution is taken when it first pushes.
-    btype ... angvel : body columns, (n,) or (n, 2); ``pos``, ``angle``, ``vel``,
-        ``angvel`` are updated in place, ``force``/``torque`` cleared.
-    moved : uint8 (n,)
-        Set to 1 for bodies whose pose changed in this step, else 0 (2 on entry, set by
-        the world for a body it moved by hand, also counts as moved).
-    cba, cbb : int32 (m,)
-        Body of each contact's piece A and B.
-    rows : float64 (m, CONTACT_SIZE)
-        Contact rows from the narrowphase; impulses accumulate in place.
-    hist : float64 (m, HIST_SIZE)
-        The pairs' history; receives the accumulated impulses for warm starting.
-    results : float64 (m, RESULT_SIZE)
-        Receives each point's impulses over the step and its approach speed.
+    bodies : BodyArrays
+        The world's body columns: poses, velocities, ``moved`` (set to 1 where the pose
+        changed, 2 on entry for a body placed by hand) updated in place, forces cleared.
+    pairs : PairArrays
+        Contact rows from the narrowphase (impulses accumulate in place), histories
+        (receive the impulses for warm starting), results (each point's impulses over
+        the step and its approach speed), the pairs' bodies.
+    joints : JointArrays or None
+        The joint rows (impulses accumulate in place); None for a world without joints,
+        which then never compiles the joint kernels.
+    params : SolverParams
+        ``dt``, ``substeps``, gravity, contact ``hertz`` and ``zeta`` (clamped to a
+        quarter of the substep rate; doubled with static or kinematic bodies),
+        ``pushout``, ``restitution_threshold``, ``max_speed``, ``max_rotation`` (see
+        ``engine.constants``), ``impact_gap`` (a point farther apart started the step
+        apart: its impact speed is taken when it first pushes), and the joints'
+        ``joint_hertz``, ``joint_zeta``, ``joint_iterations``.
     """
     substeps = params.substeps
     h = params.dt / substeps
