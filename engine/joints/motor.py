@@ -11,20 +11,11 @@ from .._jit import njit
 from ..body_state import S_W
 from .common import (apply_impulse, clamp_accumulated, inverse, relative_velocity, rotated,
                      separation)
+
+# Its warm start is the weld joint's (a point impulse and an angular one):
+# ``weld.warm_start_weld``.
 from .layout import (J_AOFF, J_CORR, J_DCX, J_DCY, J_FAX, J_FAY, J_FBX, J_FBY, J_MAXF, J_MAXT,
                      J_PA, J_PX, J_PY)
-
-
-@njit
-def warm_start_motor(J, idx, ja, jb, S, inv_mass, inv_inertia):
-    """Apply the motor joints' accumulated impulses (``idx``: their rows)."""
-    for k in idx:
-        a = ja[k]
-        b = jb[k]
-        rax, ray = rotated(S, a, J[k, J_FAX], J[k, J_FAY])
-        rbx, rby = rotated(S, b, J[k, J_FBX], J[k, J_FBY])
-        apply_impulse(S, a, b, inv_mass[a], inv_inertia[a], inv_mass[b], inv_inertia[b],
-                      rax, ray, rbx, rby, J[k, J_PX], J[k, J_PY], J[k, J_PA])
 
 
 @njit

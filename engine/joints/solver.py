@@ -22,7 +22,7 @@ from .layout import (ANGULAR, DISTANCE, FILTER, GEAR, J_ACTIVE, J_AOFF, J_AX, J_
                      J_S1B, J_S1I, J_S1M, J_S2B, J_S2I, J_S2M, J_TX, J_TY, J_UPPER, J_UX, J_UY,
                      J_WUX, J_WUY, J_ZETA, J_ZETA2, BUCKETS, MOTOR, MOUSE, PLAIN_REVOLUTE, PRISMATIC, RATCHET,
                      REVOLUTE, WELD, WHEEL)
-from .motor import solve_motor, warm_start_motor
+from .motor import solve_motor
 from .mouse import solve_mouse, warm_start_mouse
 from .prismatic import solve_prismatic, warm_start_prismatic
 from .revolute import solve_revolute, warm_start_revolute
@@ -132,7 +132,7 @@ def warm_start_joints(J, order, starts, ja, jb, S, inv_mass, inv_inertia):
     if starts[WHEEL + 1] > starts[WHEEL]:
         warm_start_wheel(J, order[starts[WHEEL]:starts[WHEEL + 1]], *args)
     if starts[MOTOR + 1] > starts[MOTOR]:
-        warm_start_motor(J, order[starts[MOTOR]:starts[MOTOR + 1]], *args)
+        warm_start_weld(J, order[starts[MOTOR]:starts[MOTOR + 1]], *args)  # same impulses
     if starts[MOUSE + 1] > starts[MOUSE]:
         warm_start_mouse(J, order[starts[MOUSE]:starts[MOUSE + 1]], *args)
     if starts[RATCHET + 1] > starts[ANGULAR]:  # angular parts of a revolute joint
