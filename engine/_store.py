@@ -18,7 +18,27 @@ updates after the store grows: take views again after adding bodies.
 """
 import numpy as np
 
-__all__ = ["Columns", "Handles"]
+__all__ = ["Columns", "Handles", "copy_into"]
+
+
+def copy_into(src, old=None):
+    """A copy of ``src``, written into the memory of ``old`` (an earlier copy, or a view
+    of a larger buffer) when it fits, so repeated copies allocate nothing.
+
+    Examples
+    --------
+    >>> a = copy_into(np.arange(4.0))
+    >>> b = copy_into(np.arange(3.0) + 5, a)
+    >>> b.tolist(), np.shares_memory(a, b)
+    ([5.0, 6.0, 7.0], True)
+    """
+    buf = old if old is None or not isinstance(old.base, np.ndarray) else old.base
+    if (buf is None or buf.dtype != src.dtype or buf.shape[1:] != src.shape[1:]
+            or buf.shape[0] < src.shape[0] or not buf.flags.c_contiguous):
+        buf = np.empty((src.shape[0] + src.shape[0] // 4,) + src.shape[1:], src.dtype)
+    out = buf[: src.shape[0]]
+    np.copyto(out, src)
+    return out
 
 
 class Columns:
@@ -114,6 +134,18 @@ class Columns:
     def names(self):
         """The column names."""
         return list(self._spec)
+
+    def snapshot(self, names, out=None):
+        """Copies of the rows in use of the columns ``names`` (:meth:`restore` writes them
+        back), written into the arrays of an earlier snapshot ``out`` when they fit."""
+        out = out or {}
+        return {name: copy_into(getattr(self, name)[: self.used], out.get(name)) for name in names}
+
+    def restore(self, saved):
+        """Write rows saved by :meth:`snapshot` back in place (views stay valid); the
+        store must hold as many rows as when they were saved."""
+        for name, rows in saved.items():
+            np.copyto(getattr(self, name)[: len(rows)], rows)
 
 
 class Handles:

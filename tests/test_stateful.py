@@ -4,9 +4,8 @@ public API at random and checks the world's invariants after every rule.
 Rules create and destroy bodies of the three types, attach and remove shapes of every
 kind (circles, boxes, rounded and convex polygons, segments, concave polygons; sensors;
 filters), create and destroy joints of every kind, set poses, velocities, filters and
-body types, step, query, and copy the world (``copy.deepcopy`` or a pickle round trip,
-standing in for snapshot and restore) to check the copy continues bit for bit as the
-original. After every rule:
+body types, step, query, and copy the world (``copy.deepcopy``, a pickle round trip,
+or a snapshot restored) to check the copy continues bit for bit as the original. After every rule:
 
 - no NaN or infinity in the public state arrays, the contacts or the joint forces;
 - the three broadphase trees are valid (``AABBTree.validate``) and hold exactly one leaf
@@ -327,6 +326,25 @@ class WorldMachine(RuleBasedStateMachine):
             assert world.contact_count == twin.contact_count
         for j, k in zip(world.joints, twin.joints):
             assert j.id == k.id and j.reaction_force == k.reaction_force
+        self.stepped = True
+
+    @precondition(lambda self: self.bodies)
+    @rule(n=st.integers(1, 4))
+    def restore_continues_identically(self, n):
+        world = self.world
+        snap = world.snapshot()
+        start = world.state_hash()
+        first = []
+        for _ in range(n):
+            world.step(DT)
+            first.append((world.state_hash(), *(a.copy() for a in _state_arrays(world))))
+        world.restore(snap)
+        assert world.state_hash() == start, "restore did not bring the state back"
+        for expected in first:
+            world.step(DT)
+            assert world.state_hash() == expected[0], "the restored run diverged"
+            for mine, theirs in zip(_state_arrays(world), expected[1:]):
+                assert np.array_equal(mine, theirs), "the restored run diverged"
         self.stepped = True
 
     # -- invariants --------------------------------------------------------------------

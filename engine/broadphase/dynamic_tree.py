@@ -10,6 +10,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._store import copy_into
+
 from . import tree_build as _b
 from . import tree_ops as _k
 from .find_pairs import tree_find_pairs
@@ -132,6 +134,26 @@ class AABBTree:
         state = self.__dict__.copy()
         state["_arrays"] = None  # views of the pool: rebuilt on first use after a copy
         return state
+
+    def _pool(self):
+        return (self._aabb, self._parent, self._child1, self._child2, self._height,
+                self._user, self._meta)
+
+    def snapshot(self, out=None):
+        """Copies of the node pool (:meth:`restore` puts them back), written into the
+        arrays of an earlier snapshot ``out`` when they fit."""
+        return tuple(copy_into(a, old) for a, old in zip(self._pool(), out or (None,) * 7))
+
+    def restore(self, saved):
+        """Put back a node pool saved by :meth:`snapshot` (copied, so the same snapshot
+        can be restored many times; in place when the pool has the saved size)."""
+        if saved[0].shape[0] == self.capacity:
+            for a, s in zip(self._pool(), saved):
+                np.copyto(a, s)
+            return
+        (self._aabb, self._parent, self._child1, self._child2, self._height, self._user,
+         self._meta) = (a.copy() for a in saved)
+        self._arrays = None
 
     @property
     def capacity(self):

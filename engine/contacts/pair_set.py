@@ -14,6 +14,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._store import copy_into
+
 from . import pair_keys as _pairs
 from .narrowphase import update_contacts
 from .layout import CONTACT_SIZE, HIST_SIZE, RESULT_SIZE
@@ -115,6 +117,33 @@ class PairSet:
         if self._dropped is not None:
             keep, self._dropped = self._dropped, None
             self._shrink(_pairs.compact_pairs(self.keys, self.hist, self.bodies, keep))
+
+    def snapshot(self, out=None):
+        """Copies of the pairs, their histories, rows and results (:meth:`restore`),
+        written into the arrays of an earlier snapshot ``out`` when they fit."""
+        m = self.rows.shape[0]
+        old = out or (None,) * 6
+        dropped = None if self._dropped is None else copy_into(self._dropped, old[5])
+        return (copy_into(self.keys, old[0]), copy_into(self.hist, old[1]),
+                copy_into(self.rows, old[2]), copy_into(self.results, old[3]),
+                copy_into(self.bodies[:, :m].T, old[4]), dropped)
+
+    def restore(self, saved):
+        """Put back pairs saved by :meth:`snapshot` (copied again: a snapshot can be
+        restored many times)."""
+        keys, hist, rows, results, bodies, dropped = saved
+        m = rows.shape[0]
+        if self._row_buffer.shape[0] < m:
+            self._row_buffer = np.empty((2 * m, CONTACT_SIZE))
+            self._result_buffer = np.zeros((2 * m, RESULT_SIZE))
+        if self.bodies.shape[1] < m:
+            self.bodies = np.empty((2, 2 * m), np.int32)
+        self.keys, self.hist = copy_into(keys, self.keys), copy_into(hist, self.hist)
+        self.rows, self.results = self._row_buffer[:m], self._result_buffer[:m]
+        np.copyto(self.rows, rows)
+        np.copyto(self.results, results)
+        np.copyto(self.bodies[:, :m], bodies.T)
+        self._dropped = None if dropped is None else dropped.copy()
 
     def _shrink(self, m):
         self.keys = self.keys[:m]

@@ -196,6 +196,7 @@ class Body(BodyShapes, BodySleep, BodyForces):
         if old == int(kind):
             return
         state.bodies.btype[i] = int(kind)
+        state.restructure()
         if kind == BodyType.STATIC:
             state.bodies.vel[i] = 0.0
             state.bodies.angvel[i] = 0.0

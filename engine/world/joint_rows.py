@@ -73,6 +73,7 @@ def remove_joint(state, row):
     c = state.joints.columns
     a, b, collide = int(c.body_a[row]), int(c.body_b[row]), bool(c.collide[row])
     state.joints.remove(row)
+    state.restructure()
     sleeping.wake(state, a)
     sleeping.wake(state, b)
     if not collide and a != b:

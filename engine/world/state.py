@@ -19,6 +19,7 @@ The array tuples are built once and kept until a store grows or its count change
 step does not slice thirty columns anew.
 """
 import math
+import random
 from typing import NamedTuple
 
 import numpy as np
@@ -182,6 +183,7 @@ class ContinuousParams(NamedTuple):
     safety: float
 
 
+_TOKENS = random.SystemRandom()  # tokens differ across copies and processes
 CONTINUOUS_PARAMS = ContinuousParams(K.LINEAR_SLOP, K.CCD_SAFETY_FACTOR)
 
 
@@ -257,6 +259,10 @@ class WorldState:
         self._pair_rule = (None, None)
         self._params = (None, None)
         self.placed = False  # some body was placed by hand since the last broadphase
+        # Tokens a snapshot must match (``snapshot.py``): the world it was taken from
+        # (copies keep it) and its bodies, shapes and joints (redrawn on every change).
+        self.world_token = _TOKENS.getrandbits(63)
+        self.structure = _TOKENS.getrandbits(63)
 
     def __getstate__(self):
         # The cached array tuples are views; a pickle would copy them apart from the
@@ -301,6 +307,12 @@ class WorldState:
         self.epoch += 1
         if shapes:
             self.shape_epoch += 1
+            self.restructure()
+
+    def restructure(self):
+        """Record that bodies, shapes or joints were made, removed or retyped: snapshots
+        taken before no longer fit this world."""
+        self.structure = _TOKENS.getrandbits(63)
 
     def tree_of(self, p):
         """The tree holding piece ``p``: the sensor tree for a sensor's piece, else the

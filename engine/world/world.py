@@ -24,6 +24,7 @@ from .world_queries import WorldQueries
 from .world_joints import WorldJoints
 from .joint_settings import JointSettings
 from .world_sleep import WorldSleep
+from .world_snapshot import WorldSnapshots
 from . import sleeping
 from .world_angular_joints import AngularJoints
 from .joint_rows import break_overloaded, destroy_joints_of_body
@@ -38,7 +39,8 @@ __all__ = ["World", "ShapeHandle"]
 _MIXING = {"box2d": MIX_BOX2D, "pymunk": MIX_PYMUNK}
 
 
-class World(WorldEvents, WorldQueries, WorldJoints, AngularJoints, JointSettings, WorldSleep):
+class World(WorldEvents, WorldQueries, WorldJoints, AngularJoints, JointSettings, WorldSleep,
+            WorldSnapshots):
     """A physics world: bodies, their shapes, gravity, and the step.
 
     Parameters
@@ -167,6 +169,7 @@ class World(WorldEvents, WorldQueries, WorldJoints, AngularJoints, JointSettings
             b.angvel[i] = w
         body = Body(self, state, state.body_keys.new(i))
         state.handles.append(body)
+        state.restructure()
         body._update_mass()
         return body
 
@@ -193,6 +196,7 @@ class World(WorldEvents, WorldQueries, WorldJoints, AngularJoints, JointSettings
         for column in (state.pieces.body[: state.pieces.used], state.shapes.body[: state.shapes.used]):
             column[column > i] -= 1
         state.joints.shift_bodies(i)
+        state.restructure()
 
     def body(self, id):
         """The :class:`~engine.Body` with ``id`` (``body.id``).

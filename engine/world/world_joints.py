@@ -353,6 +353,7 @@ class WorldJoints:
         state.check_unlocked()
         bodies = state.bodies
         row = state.joints.add(cls.kind, a, b, bool(collide))
+        state.restructure()
         d = state.joints.columns.data[row]
         d[L.J_AX], d[L.J_AY] = local_of(bodies, a, anchor_a)
         d[L.J_BX], d[L.J_BY] = local_of(bodies, b, anchor_b)
