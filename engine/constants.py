@@ -163,6 +163,13 @@ HIT_EVENT_THRESHOLD = 1.0
 # Positions and shape coordinates, in meters: |x| <= MAX_COORDINATE (float64 still
 # resolves 0.2 um there; squared it is 1e18).
 MAX_COORDINATE = 1e9
+# A WorldBatch's merged world puts lane k's leaves k * LANE_WIDTH to the right in the
+# broadphase trees (only there), so the lanes' subtrees never overlap; the exact tests
+# use the boxes where they are (``engine/batch``, ``broadphase/filter_rule.py``).
+LANE_WIDTH = 2.0**32
+# Rows (bodies plus pieces) a WorldBatch may hold in all: pair keys pack piece rows into
+# 32 bits.
+MAX_BATCH_ROWS = 2**31 - 1
 # Radii, box sides and segment lengths, in meters: at least MIN_LENGTH (a radius of 0
 # stays allowed where it means "not rounded"); a polygon's area at least MIN_LENGTH**2.
 # Below, a shape's inertia ~ density * length**4 heads for underflow.

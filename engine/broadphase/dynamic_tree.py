@@ -44,7 +44,8 @@ class PairRule(NamedTuple):
     """Which leaf pairs may exist (``find_pairs.pair_admitted``): per user (piece) its
     body and shape, per body its type code, per shape its filter bits, and the sorted
     keys ``(min << 32) | max`` of body pairs that must never collide (joined with
-    ``collide_connected=False``)."""
+    ``collide_connected=False``); per body its lane and per user its box (the exact
+    tests of a ``WorldBatch``'s merged world)."""
 
     body: np.ndarray
     body_type: np.ndarray
@@ -53,6 +54,8 @@ class PairRule(NamedTuple):
     mask: np.ndarray
     group: np.ndarray
     unjoined: np.ndarray
+    lane: np.ndarray
+    fat: np.ndarray
 
 
 # Pair keys pack two user ids into one int64 as (a << 32) | b.
@@ -338,9 +341,13 @@ class AABBTree:
                 raise ValueError("a user id in the trees has no entry in user_body")
         if user_body.size and (user_body.min() < 0 or user_body.max() >= body_type.shape[0]):
             raise ValueError("a body index in user_body has no entry in body_type")
+        boxes = np.zeros((user_body.shape[0], 4))  # each user's own box: its leaf's
+        for tree in (self, other):
+            leaves = np.flatnonzero(tree._height == 0)  # free nodes have height -1
+            boxes[tree._user[leaves]] = tree._aabb[leaves]
         everything = PairRule(user_body, body_type, np.zeros(user_body.shape[0], np.int32),
                               np.ones(1, np.uint64), np.full(1, ~np.uint64(0)), np.zeros(1, np.int64),
-                              np.empty(0, np.int64))
+                              np.empty(0, np.int64), np.zeros(body_type.shape[0], np.int32), boxes)
         return tree_find_pairs(self.arrays, other.arrays, moved, everything)
 
     def rebuild(self):

@@ -30,6 +30,25 @@ def _joined(unjoined, ba, bb):
 
 
 @njit_inline
+def box_misses(fat, p, x0, y0, x1, y1):
+    """Whether the box of row ``p`` of ``fat`` and ``[x0, y0, x1, y1]`` are disjoint,
+    by the trees' own test (``tree_ops.tree_collect``)."""
+    return fat[p, 0] > x1 or fat[p, 2] < x0 or fat[p, 1] > y1 or fat[p, 3] < y0
+
+
+@njit_inline
+def boxes_overlap(rule, ua, ub):
+    """Whether the boxes of users ``ua`` and ``ub`` (``rule.fat``) overlap.
+
+    In a world of its own the trees hold these boxes themselves and this never refuses
+    a pair the trees found; in a ``WorldBatch``'s merged world they hold them moved by
+    the lane (``constants.LANE_WIDTH``), which rounds, and this makes the decision
+    exactly the one a world of its own makes."""
+    fat = rule.fat
+    return not box_misses(fat, ub, fat[ua, 0], fat[ua, 1], fat[ua, 2], fat[ua, 3])
+
+
+@njit_inline
 def pair_admitted(rule, ua, ub):
     """Whether users (pieces) ``ua`` and ``ub`` may form a pair: on different bodies, at
     least one body dynamic (static and kinematic never collide), and their shapes'
@@ -37,12 +56,16 @@ def pair_admitted(rule, ua, ub):
 
     ``rule`` is a ``PairRule``: ``body`` (per user), ``body_type`` (per body), ``shape``
     (per user), ``category``, ``mask``, ``group`` (per shape), and ``unjoined``: body
-    pairs joined with ``collide_connected=False`` never collide.
+    pairs joined with ``collide_connected=False`` never collide; ``lane`` (per body):
+    bodies of different lanes (the worlds of a ``WorldBatch``) never collide. ``fat``
+    (per user) serves :func:`boxes_overlap`.
     """
-    body, body_type, shape, category, mask, group, unjoined = rule
+    body, body_type, shape, category, mask, group, unjoined, lane, fat = rule
     ba = body[ua]
     bb = body[ub]
     if ba == bb:
+        return False
+    if lane[ba] != lane[bb]:  # two worlds of a WorldBatch never meet
         return False
     if body_type[ba] != DYNAMIC and body_type[bb] != DYNAMIC:
         return False

@@ -18,7 +18,7 @@ Two ways to find them, the same pairs either way:
 import numpy as np
 
 from .._jit import njit
-from .filter_rule import pair_admitted
+from .filter_rule import boxes_overlap, pair_admitted
 from .tree_build import many_moved
 from .tree_ops import META_LEAVES, META_ROOT, grown, tree_collect
 
@@ -51,7 +51,7 @@ def _query_pairs(aabb, child1, child2, height, user, root, s_aabb, s_child1, s_c
                                    x0, y0, x1, y1, stack, found, hits)
         for h in range(hits):
             ub = found[h]
-            if ub == ua or not pair_admitted(rule, ua, ub):
+            if ub == ua or not pair_admitted(rule, ua, ub) or not boxes_overlap(rule, ua, ub):
                 continue  # the leaf itself, the same body, no dynamic body, or filtered
             if n == limit:
                 return keys, n
@@ -104,7 +104,7 @@ def _descend_pairs(a_aabb, a_child1, a_child2, a_height, a_user, a_root,
                 continue
             ua = a_user[a]
             ub = b_user[b]
-            if not pair_admitted(rule, ua, ub):
+            if not pair_admitted(rule, ua, ub) or not boxes_overlap(rule, ua, ub):
                 continue
             if n == limit:
                 return keys, n

@@ -12,7 +12,7 @@ from .._jit import njit
 from .tree_build import many_moved, tree_rebuild
 from .tree_ops import META_LEAVES, tree_move
 from ..geometry.convex import piece_box
-from ..constants import MOVED_BY_HAND, STATIC
+from ..constants import LANE_WIDTH, MOVED_BY_HAND, STATIC
 
 
 @njit
@@ -49,13 +49,14 @@ def refresh_proxies(bodies, pieces, tree, params, moved):
     ``tree``: the moving-body tree's ``TreeArrays``; ``params``: ``ProxyParams`` (step,
     speculative distance, fat margin and its fraction of the extent).
     ``moved`` int32 (>= pieces,) receives the leaves whose fat box changed; the return
-    value is how many. Those are the only proxies that can form new pairs. When many
+    value is how many. Those are the only proxies that can form new pairs. A leaf's box
+    is its fat box moved ``lane * LANE_WIDTH`` along x (0 outside a ``WorldBatch``). When many
     leaves moved (``many_moved``: a falling pile), rebuilding the tree top-down once is
     cheaper than removing and reinserting each of them (Box2D rebuilds enlarged
     subtrees every step for the same reason).
     """
     btype, pos, angle, vel, angvel = bodies.btype, bodies.pos, bodies.angle, bodies.vel, bodies.angvel
-    extent, moved_body = bodies.extent, bodies.moved
+    extent, moved_body, lane = bodies.extent, bodies.moved, bodies.lane
     piece_body, piece_start, piece_count = pieces.body, pieces.start, pieces.count
     piece_radius, piece_node, piece_fat, verts = pieces.radius, pieces.node, pieces.fat, pieces.verts
     aabb, parent, child1, child2, height, user, meta = tree
@@ -95,8 +96,11 @@ def refresh_proxies(bodies, pieces, tree, params, moved):
         for k in range(n_moved):
             i = moved[k]
             node = piece_node[i]
-            for j in range(4):
-                aabb[node, j] = piece_fat[i, j]
+            shift = lane[piece_body[i]] * LANE_WIDTH
+            aabb[node, 0] = piece_fat[i, 0] + shift
+            aabb[node, 1] = piece_fat[i, 1]
+            aabb[node, 2] = piece_fat[i, 2] + shift
+            aabb[node, 3] = piece_fat[i, 3]
             moved[k] = node
         tree_rebuild(aabb, parent, child1, child2, height, user, meta)
     else:
@@ -104,7 +108,9 @@ def refresh_proxies(bodies, pieces, tree, params, moved):
             i = moved[k]
             node = piece_node[i]
             f = piece_fat[i]
-            tree_move(aabb, parent, child1, child2, height, user, meta, node, f[0], f[1], f[2], f[3])
+            shift = lane[piece_body[i]] * LANE_WIDTH
+            tree_move(aabb, parent, child1, child2, height, user, meta, node, f[0] + shift, f[1],
+                      f[2] + shift, f[3])
             moved[k] = node
     return n_moved
 

@@ -14,9 +14,9 @@ import math
 import numpy as np
 
 from .._jit import njit, njit_inline
-from ..broadphase.filter_rule import pair_admitted
+from ..broadphase.filter_rule import box_misses, pair_admitted
 from ..broadphase.tree_ops import META_ROOT, grown, tree_collect
-from ..constants import DYNAMIC, MOVED_BY_STEP, STATIC, TOI_TOLERANCE_FRACTION
+from ..constants import DYNAMIC, LANE_WIDTH, MOVED_BY_STEP, STATIC, TOI_TOLERANCE_FRACTION
 from ..collision.toi import piece_toi
 from .fast_pairs import fast_pair_impacts
 from .sweeps import body_sweep, core_impact_time, relative_motion, swept_box
@@ -188,16 +188,14 @@ def solve_continuous(fast, bodies, pieces, candidates, params):
     MOVED_BY_STEP. ``candidates``: ``(keys, tree, static_tree, rule, one_way)``, the
     pair keys, the two trees' ``TreeArrays``, the ``PairRule`` (filtered shapes never
     stop a body) and the shapes' one-way directions (s, 2). Sensors are not swept.
-    ``params``: ``slop`` (a body stops with its surfaces ``slop`` apart, rounded shapes
-    ``slop`` into each other) and ``safety`` (``find_fast``'s fraction, for relative
-    motion: ``_moves_with``). Returns how many bodies were clamped.
+    ``params``: ``slop`` (surfaces stop ``slop`` apart, rounded ones ``slop`` into each
+    other) and ``safety`` (``find_fast``'s fraction). Returns how many were clamped.
 
     Each piece of a fast body is swept (``sweeps.swept_box``) against the candidates under
     its box (its paired pieces, ``_paired_moving``, or the moving tree; and the static
     tree), slow bodies held at their end pose, fast ones left to ``fast_pairs``; the
-    body is clamped to its earliest impact (``_clamp``). The time-of-impact call and
-    the paired-piece loop stay here: as inlined helpers, Numba kept atomic reference
-    counts per candidate (the paired loop: 4 % slower on rain2000).
+    body is clamped to its earliest impact (``_clamp``). The time-of-impact call and the
+    paired loop stay here: inlined, Numba kept reference counts (4 % slower on rain2000).
     """
     slop, safety = params
     btype, bullet, extent, min_extent = bodies.btype, bodies.bullet, bodies.extent, bodies.min_extent
@@ -221,6 +219,7 @@ def solve_continuous(fast, bodies, pieces, candidates, params):
         sw = body_sweep(pos0, angle0, pos, angle, com, i)
         sp, kp, rp = piece_start[p], piece_count[p], piece_radius[p]
         x0, y0, x1, y1 = swept_box(verts, sp, kp, rp, pos0, angle0, pos, angle, com, i, slop)
+        shift = bodies.lane[i] * LANE_WIDTH  # tree boxes are moved by the lane (WorldBatch)
         if bullet[i] == 0 and _inside_fat_box(x0, y0, x1, y1, piece_fat, p):
             hits = 0
             for k in range(first[p], first[p + 1]):
@@ -230,13 +229,14 @@ def solve_continuous(fast, bodies, pieces, candidates, params):
                 hits += 1
         else:
             out, hits = tree_collect(aabb, child1, child2, height, user, meta[META_ROOT],
-                                     x0, y0, x1, y1, stack, out, 0)
+                                     x0 + shift, y0, x1 + shift, y1, stack, out, 0)
         out, hits = tree_collect(s_aabb, s_child1, s_child2, s_height, s_user, s_meta[META_ROOT],
-                                 x0, y0, x1, y1, stack, out, hits)
+                                 x0 + shift, y0, x1 + shift, y1, stack, out, hits)
         for h in range(hits):
             q = out[h]
             j = piece_body[q]
-            if j == i or (fast[j] != 0 and btype[j] != STATIC) or not pair_admitted(rule, p, q):
+            if (j == i or (fast[j] != 0 and btype[j] != STATIC) or not pair_admitted(rule, p, q)
+                    or box_misses(piece_fat, q, x0, y0, x1, y1)):  # (lanes round: exact test)
                 continue
             if _passes_one_way(one_way, piece_shape[q], sw):
                 continue

@@ -33,7 +33,7 @@ import numpy as np
 
 from .._jit import njit, njit_inline
 from ..broadphase.filter_rule import pair_admitted
-from ..constants import TOI_TOLERANCE_FRACTION
+from ..constants import LANE_WIDTH, TOI_TOLERANCE_FRACTION
 from ..collision.toi import piece_toi
 from .sweeps import body_sweep, core_impact_time, relative_motion, sub_sweep, swept_box
 
@@ -44,14 +44,16 @@ _DONE = -2.0  # the pair's bodies already clamped against each other
 @njit_inline
 def _fast_pieces(fast, bodies, pieces, slop):
     """The non-sensor pieces of fast bodies (int64 (m,)) and their swept boxes (float64
-    (m, 4)), sorted by the boxes' low x (stable, so ties keep piece order)."""
+    (m, 6): the box, then its low and high x moved by the body's lane, which keeps a
+    ``WorldBatch``'s lanes apart), sorted by the moved low x (stable: ties keep piece
+    order)."""
     piece_body, sensor = pieces.body, pieces.sensor
     count = 0
     for p in range(piece_body.shape[0]):
         if piece_body[p] >= 0 and fast[piece_body[p]] != 0 and not sensor[p]:
             count += 1
     idx = np.empty(count, np.int64)
-    box = np.empty((count, 4))
+    box = np.empty((count, 6))
     m = 0
     for p in range(piece_body.shape[0]):
         i = piece_body[p]
@@ -61,8 +63,11 @@ def _fast_pieces(fast, bodies, pieces, slop):
         box[m, 0], box[m, 1], box[m, 2], box[m, 3] = swept_box(
             pieces.verts, pieces.start[p], pieces.count[p], pieces.radius[p], bodies.pos0,
             bodies.angle0, bodies.pos, bodies.angle, bodies.com, i, slop)
+        shift = bodies.lane[i] * LANE_WIDTH  # a WorldBatch's lanes apart (0 otherwise)
+        box[m, 4] = box[m, 0] + shift
+        box[m, 5] = box[m, 2] + shift
         m += 1
-    order = np.argsort(box[:, 0], kind="mergesort")
+    order = np.argsort(box[:, 4], kind="mergesort")
     return idx[order], box[order]
 
 
@@ -98,9 +103,10 @@ def _candidate_keys(idx, box, bodies, pieces, rule, one_way):
     m = 0
     for a in range(idx.shape[0]):
         for b in range(a + 1, idx.shape[0]):
-            if box[b, 0] > box[a, 2]:
+            if box[b, 4] > box[a, 5]:  # moved boxes: never past a pair of one lane
                 break
-            if box[b, 1] > box[a, 3] or box[b, 3] < box[a, 1]:
+            if (box[b, 0] > box[a, 2] or box[b, 2] < box[a, 0] or box[b, 1] > box[a, 3]
+                    or box[b, 3] < box[a, 1]):
                 continue
             p = min(idx[a], idx[b])
             q = max(idx[a], idx[b])

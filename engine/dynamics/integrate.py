@@ -56,14 +56,18 @@ def _velocity(h, ax, ay, alpha, lin_damp, ang_damp, vx, vy, w, max_speed, max_ro
 
 
 @njit
-def integrate_velocities(h, gx, gy, btype, in_contact, inv_mass, inv_inertia, force, torque,
-                         lin_damp, ang_damp, gravity_scale, state, max_speed, max_rotation):
+def integrate_velocities(h, gravity, lane, btype, in_contact, inv_mass, inv_inertia, force,
+                         torque, lin_damp, ang_damp, gravity_scale, state, max_speed,
+                         max_rotation):
     """One substep of velocity integration for the dynamic bodies with ``in_contact``
-    set; ``state`` is (n, STATE_SIZE)."""
+    set; ``state`` is (n, STATE_SIZE). ``gravity`` (lanes, 2) is each lane's gravity
+    and ``lane`` each body's lane (one row and all zeros outside a ``WorldBatch``)."""
     for i in range(btype.shape[0]):
         if btype[i] != DYNAMIC or not in_contact[i]:
             continue
         im = inv_mass[i]
+        gx = gravity[lane[i], 0]
+        gy = gravity[lane[i], 1]
         state[i, S_VX], state[i, S_VY], state[i, S_W] = _velocity(
             h, gravity_scale[i] * gx + im * force[i, 0], gravity_scale[i] * gy + im * force[i, 1],
             inv_inertia[i] * torque[i], lin_damp[i], ang_damp[i], state[i, S_VX], state[i, S_VY],
@@ -100,9 +104,9 @@ def integrate_positions(h, btype, in_contact, state, center, angle, center0):
 
 
 @njit
-def integrate_free(substeps, h, gx, gy, btype, in_contact, inv_mass, inv_inertia, force,
-                   torque, lin_damp, ang_damp, gravity_scale, state, max_speed, max_rotation,
-                   center, angle):
+def integrate_free(substeps, h, gravity, lane, btype, in_contact, inv_mass, inv_inertia,
+                   force, torque, lin_damp, ang_damp, gravity_scale, state, max_speed,
+                   max_rotation, center, angle):
     """All ``substeps`` substeps of ``h`` at once for the moving bodies with
     ``in_contact`` clear (see the module docstring). Only velocity, centre and angle are
     updated: the state's displacement and rotation serve contacts, which these bodies
@@ -118,8 +122,8 @@ def integrate_free(substeps, h, gx, gy, btype, in_contact, inv_mass, inv_inertia
         w = state[i, S_W]
         ax = ay = alpha = 0.0
         if btype[i] == DYNAMIC:
-            ax = gravity_scale[i] * gx + inv_mass[i] * force[i, 0]
-            ay = gravity_scale[i] * gy + inv_mass[i] * force[i, 1]
+            ax = gravity_scale[i] * gravity[lane[i], 0] + inv_mass[i] * force[i, 0]
+            ay = gravity_scale[i] * gravity[lane[i], 1] + inv_mass[i] * force[i, 1]
             alpha = inv_inertia[i] * torque[i]
         vx1 = vx + nh * ax
         vy1 = vy + nh * ay

@@ -124,7 +124,7 @@ def _substeps(bodies, stype, params, h, in_contact, state, center, center0, work
     world without joints: then Numba prunes the joint calls and never compiles the
     joint kernels (about 17 s of a first run's compile), which is why this is a
     separately compiled function and not inlined."""
-    substeps, gx, gy, hertz, zeta = params.substeps, params.gx, params.gy, params.hertz, params.zeta
+    substeps, gravity, hertz, zeta = params.substeps, params.gravity, params.hertz, params.zeta
     pushout, impact_gap, max_speed, max_rotation = (params.pushout, params.impact_gap,
                                                     params.max_speed, params.max_rotation)
     inv_h = 1.0 / h
@@ -134,7 +134,7 @@ def _substeps(bodies, stype, params, h, in_contact, state, center, center0, work
         # Alternate the order of a manifold's two points between substeps so that the
         # Gauss-Seidel bias of solving one point first does not accumulate into spin.
         reverse = sub % 2 == 1
-        integrate_velocities(h, gx, gy, stype, in_contact, bodies.inv_mass,
+        integrate_velocities(h, gravity, bodies.lane, stype, in_contact, bodies.inv_mass,
                              bodies.inv_inertia, bodies.force, bodies.torque, bodies.lin_damp,
                              bodies.ang_damp, bodies.gravity_scale, state, max_speed,
                              max_rotation)
@@ -228,7 +228,7 @@ def step_bodies(bodies, pairs, joints, params):
         jorder, jstarts = prepare_joints(joints.data, joints.kind, joints.body_a, joints.body_b,
                                          stype, bodies.angle, bodies.com, center, h, in_contact)
         joined = jorder.shape[0]
-    integrate_free(substeps, h, params.gx, params.gy, stype, in_contact, bodies.inv_mass,
+    integrate_free(substeps, h, params.gravity, bodies.lane, stype, in_contact, bodies.inv_mass,
                    bodies.inv_inertia, bodies.force, bodies.torque, bodies.lin_damp,
                    bodies.ang_damp, bodies.gravity_scale, state, params.max_speed,
                    params.max_rotation, center, bodies.angle)

@@ -80,7 +80,7 @@ def attach_pieces(state, row, shape_id, shape, friction, restitution):
         P.friction[p] = friction
         P.restitution[p] = restitution
         P.fat[p] = _fat_box(state, p)
-        P.node[p] = state.tree_of(p).insert(P.fat[p], p)
+        P.node[p] = state.tree_of(p).insert(_leaf_box(state, p), p)
         pieces.append(p)
     state.mark_placed(row)
     pieces = np.array(pieces, dtype=np.int64)
@@ -133,9 +133,17 @@ def reinsert_pieces(state, pieces, moved_trees=False):
         if moved_trees and not P.sensor[p]:  # a sensor's piece stays in the sensor tree
             old = state.static_tree if state.tree_of(p) is state.tree else state.tree
             old.remove(int(P.node[p]))
-            P.node[p] = state.tree_of(p).insert(P.fat[p], p)
+            P.node[p] = state.tree_of(p).insert(_leaf_box(state, p), p)
         P.fat[p] = _fat_box(state, p)
-        state.tree_of(p).move(int(P.node[p]), P.fat[p])
+        state.tree_of(p).move(int(P.node[p]), _leaf_box(state, p))
+
+
+def _leaf_box(state, p):
+    """Piece ``p``'s box in its tree: its fat box, moved along x by its body's lane
+    offset (``constants.LANE_WIDTH``; 0 outside a ``WorldBatch``)."""
+    f = state.pieces.fat[p]
+    shift = state.bodies.lane[state.pieces.body[p]] * K.LANE_WIDTH
+    return (f[0] + shift, f[1], f[2] + shift, f[3])
 
 
 def refilter_pairs(state, pieces):

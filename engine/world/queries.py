@@ -27,7 +27,7 @@ from .query_results import PointHit, RayHit, RayHits
 
 _new = tuple.__new__
 
-__all__ = ["accepted_pieces", "ray_cast", "ray_cast_all", "ray_cast_many", "query_point",
+__all__ = ["LaneFilter", "accepted_pieces", "ray_cast", "ray_cast_all", "ray_cast_many", "query_point",
            "query_point_nearest", "query_aabb", "query_shape", "cast_shape"]
 
 
@@ -114,7 +114,31 @@ def _view(state):
     return view
 
 
+class LaneFilter:
+    """A query filter that also keeps to one lane of a ``WorldBatch``'s merged world
+    (``engine/batch``): ``filter`` is a :class:`~engine.Filter` or None."""
+
+    __slots__ = ("filter", "lane")
+
+    def __init__(self, filter, lane):
+        self.filter, self.lane = filter, int(lane)
+
+
+def _lane_mask(state, mask, lane):
+    """``mask`` limited to the pieces of bodies in ``lane``."""
+    n = state.pieces.used
+    body = state.pieces.body[:n]
+    return mask & (state.bodies.lane[np.maximum(body, 0)] == lane).astype(np.uint8)
+
+
 def _mask(state, view, filter, sensors):
+    if isinstance(filter, LaneFilter):
+        key = (filter.filter, sensors, filter.lane)
+        mask = view.masks.get(key)
+        if mask is None:
+            mask = view.masks[key] = _lane_mask(state, _mask(state, view, filter.filter, sensors),
+                                                filter.lane)
+        return mask
     if filter is not None and not isinstance(filter, Filter):
         raise TypeError(f"filter must be an engine.Filter or None, got {type(filter).__name__}")
     if sensors is not False and sensors is not True and not isinstance(sensors, np.bool_):

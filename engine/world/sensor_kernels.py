@@ -16,10 +16,10 @@ import math
 import numpy as np
 
 from .._jit import njit
-from ..broadphase.filter_rule import should_collide
+from ..broadphase.filter_rule import box_misses, should_collide
 from ..broadphase.tree_ops import tree_move
 from ..collision.toi import MISS, piece_toi
-from ..constants import STATIC
+from ..constants import LANE_WIDTH, STATIC
 from ..geometry.convex import piece_box
 from .query_kernels import tree_candidates
 
@@ -62,6 +62,8 @@ def _visits(sensor, visitor, bodies, pieces, shapes):
     bv = pieces.body[visitor]
     if bs == bv or bv < 0 or (bodies.btype[bs] == STATIC and bodies.btype[bv] == STATIC):
         return False
+    if bodies.lane[bs] != bodies.lane[bv]:  # two worlds of a WorldBatch
+        return False
     ss = pieces.shape[sensor]
     sv = pieces.shape[visitor]
     if shapes.sensor[sv]:
@@ -93,17 +95,18 @@ def sensor_visits(sensors, bodies, pieces, shapes, trees):
     st = trees[2]
     for s in sensors:
         x0, y0, x1, y1 = _box(bodies, pieces, s)
+        shift = bodies.lane[pieces.body[s]] * LANE_WIDTH  # 0 outside a WorldBatch
         if bodies.btype[pieces.body[s]] != STATIC:
             tree_move(st.aabb, st.parent, st.child1, st.child2, st.height, st.user, st.meta,
-                      pieces.node[s], x0, y0, x1, y1)
+                      pieces.node[s], x0 + shift, y0, x1 + shift, y1)
         out, hits = tree_candidates(trees[0].aabb, trees[0].child1, trees[0].child2,
                                     trees[0].height, trees[0].user, trees[0].meta,
                                     trees[1].aabb, trees[1].child1, trees[1].child2,
                                     trees[1].height, trees[1].user, trees[1].meta,
-                                    x0, y0, x1, y1, out)
+                                    x0 + shift, y0, x1 + shift, y1, out)
         for h in range(hits):
             v = out[h]
-            if not _visits(s, v, bodies, pieces, shapes):
+            if not _visits(s, v, bodies, pieces, shapes) or box_misses(pieces.fat, v, x0, y0, x1, y1):
                 continue
             kind = _touch(s, v, bodies, pieces, scratch)
             if kind == 0:

@@ -27,62 +27,15 @@ import numpy as np
 from .. import constants as K
 from .._store import Columns, Handles
 from ..broadphase.dynamic_tree import AABBTree, PairRule
-from ..constants import DYNAMIC, MOVED_BY_HAND, MOVED_BY_STEP, STATIC
+from ..constants import MOVED_BY_HAND, MOVED_BY_STEP, STATIC
 from ..contacts.pair_set import PairSet
-from ..geometry.seam_rows import GHOST_SIZE
 from ..joints.store import JointStore
 from . import sleeping
+from .columns import BODY_COLUMNS, GEOMETRY_COLUMNS, PIECE_COLUMNS, SHAPE_COLUMNS
 from .events import ContactEvents, SensorEvents
 
 __all__ = ["WorldState", "BodyArrays", "PieceArrays", "ShapeArrays", "ProxyParams", "NarrowParams",
            "SolverParams", "ContinuousParams", "MOVED_BY_STEP", "MOVED_BY_HAND"]
-
-# A body's ``moved`` column says its pose changed in the last step (MOVED_BY_STEP: the
-# solver or the continuous stage moved it) or that the user set it, added a shape or
-# changed its type since (MOVED_BY_HAND): then the broadphase re-boxes its pieces and
-# looks for their new pairs, static bodies included. The one mechanism for poses set by
-# hand (``mark_placed``).
-BODY_COLUMNS = {
-    "pos": (np.float64, (2,), 0.0), "angle": (np.float64, (), 0.0),
-    "vel": (np.float64, (2,), 0.0), "angvel": (np.float64, (), 0.0),
-    "force": (np.float64, (2,), 0.0), "torque": (np.float64, (), 0.0),
-    "mass": (np.float64, (), 0.0), "inv_mass": (np.float64, (), 0.0),
-    "inertia": (np.float64, (), 0.0), "inv_inertia": (np.float64, (), 0.0),
-    "com": (np.float64, (2,), 0.0), "lin_damp": (np.float64, (), 0.0),
-    "ang_damp": (np.float64, (), 0.0), "gravity_scale": (np.float64, (), 1.0),
-    "extent": (np.float64, (), 0.0),  # farthest shape point from the centre of mass
-    "min_extent": (np.float64, (), np.inf),  # thinnest part (continuous collision)
-    "pos0": (np.float64, (2,), 0.0), "angle0": (np.float64, (), 0.0),  # pose at step start
-    "moved": (np.uint8, (), MOVED_BY_STEP),  # MOVED_BY_STEP, MOVED_BY_HAND or 0
-    "btype": (np.int8, (), DYNAMIC), "bullet": (np.bool_, (), False),
-    "fixed_rotation": (np.bool_, (), False),  # never turns: zero inverse inertia
-    # Sleeping (``dynamics/sleep.py``): asleep bodies are not simulated; ``island`` is
-    # the label of the island a sleeping body fell asleep with (-1 while awake).
-    "asleep": (np.uint8, (), 0), "sleep_time": (np.float64, (), 0.0),
-    "island": (np.int64, (), -1), "sleep_threshold": (np.float64, (), K.SLEEP_THRESHOLD),
-    "can_sleep": (np.bool_, (), True),
-}
-# An attached shape: its body row and its collision filter (``filter.py``); the row is
-# the shape's id. A free row has body -1.
-SHAPE_COLUMNS = {
-    "body": (np.int32, (), -1), "category": (np.uint64, (), 1),
-    "mask": (np.uint64, (), (1 << 64) - 1), "group": (np.int64, (), 0),
-    "sensor": (np.uint8, (), 0),
-    "one_way": (np.float64, (2,), 0.0),  # unit direction a one-way shape pushes along, or 0
-}
-# A piece's body type is its body's (``btype[body]``); a free piece row has body -1.
-PIECE_COLUMNS = {
-    "body": (np.int32, (), -1), "shape": (np.int32, (), -1),
-    "sensor": (np.uint8, (), 0),  # its shape is a sensor: its leaf is in the sensor tree
-    "start": (np.int64, (), 0), "count": (np.int64, (), 0),
-    "radius": (np.float64, (), 0.0), "friction": (np.float64, (), 0.0),
-    "restitution": (np.float64, (), 0.0), "surface_speed": (np.float64, (), 0.0),
-    "rolling_resistance": (np.float64, (), 0.0), "fat": (np.float64, (4,), 0.0),
-    "node": (np.int32, (), -1),
-}
-GEOMETRY_COLUMNS = {"verts": (np.float64, (2,), 0.0), "norms": (np.float64, (2,), 0.0),
-                    "ghost": (np.float64, (GHOST_SIZE,), 0.0)}
-
 
 class BodyArrays(NamedTuple):
     """The live rows of the body columns, (n,) or (n, 2), in body order."""
@@ -107,6 +60,7 @@ class BodyArrays(NamedTuple):
     angle0: np.ndarray
     bullet: np.ndarray
     asleep: np.ndarray
+    lane: np.ndarray
 
 
 class PieceArrays(NamedTuple):
@@ -162,8 +116,7 @@ class SolverParams(NamedTuple):
 
     dt: float
     substeps: int
-    gx: float
-    gy: float
+    gravity: np.ndarray  # (lanes, 2): each lane's gravity (one row outside a WorldBatch)
     hertz: float
     zeta: float
     pushout: float
@@ -259,6 +212,9 @@ class WorldState:
         self._pair_rule = (None, None)
         self._params = (None, None)
         self.placed = False  # some body was placed by hand since the last broadphase
+        # A WorldBatch's merged world (``engine/batch``): each lane's gravity (lanes, 2),
+        # or None for a world of its own (one lane, ``gravity``).
+        self.lane_gravity = None
         # Tokens a snapshot must match (``snapshot.py``): the world it was taken from
         # (copies keep it) and its bodies, shapes and joints (redrawn on every change).
         self.world_token = _TOKENS.getrandbits(63)
@@ -361,7 +317,8 @@ class WorldState:
         if version != key:
             n = s.used
             rule = PairRule(p.body[:p.used], b.btype[:b.used], p.shape[:p.used],
-                            s.category[:n], s.mask[:n], s.group[:n], j.unjoined())
+                            s.category[:n], s.mask[:n], s.group[:n], j.unjoined(),
+                            b.lane[:b.used], p.fat[:p.used])
             self._pair_rule = (key, rule)
         return rule
 
@@ -371,12 +328,14 @@ class WorldState:
         key = (dt, self.substeps, self.gravity, self.mixing, self.joint_hertz, self.joint_zeta,
                self.joint_iterations)
         if self._params[0] != key:
-            gx, gy = self.gravity
+            gravity = self.lane_gravity
+            if gravity is None:
+                gravity = np.array([self.gravity], np.float64)
             self._params = (key, (
                 ProxyParams(dt, K.SPECULATIVE_DISTANCE, K.AABB_MARGIN, K.AABB_MARGIN_FRACTION),
                 NarrowParams(dt, K.SPECULATIVE_DISTANCE, K.FACE_FLIP_TOLERANCE,
                              K.MANIFOLD_REUSE_TOLERANCE, self.mixing),
-                SolverParams(dt, self.substeps, gx, gy, K.CONTACT_HERTZ, K.CONTACT_DAMPING_RATIO,
+                SolverParams(dt, self.substeps, gravity, K.CONTACT_HERTZ, K.CONTACT_DAMPING_RATIO,
                              K.MAX_PUSHOUT_SPEED, K.RESTITUTION_THRESHOLD, K.LINEAR_SLOP,
                              K.MAX_LINEAR_SPEED, K.MAX_ROTATION, self.joint_hertz,
                              self.joint_zeta, self.joint_iterations)))

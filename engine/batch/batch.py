@@ -1,0 +1,219 @@
+"""``WorldBatch``: n copies of a world stepped together, in the kernel calls of one step.
+
+A batch is one merged world whose stores hold the n worlds lane after lane
+(``replicate.py``). ``batch.step(dt)`` is that world's step: the same dozen kernel calls
+whether it holds 1 world or 10,000, each looping over every lane's rows. The worlds never
+touch (bodies of two lanes never pair), each keeps its own gravity, and each steps bit
+for bit as the same world stepped alone (``docs/batch.md``).
+"""
+import numpy as np
+
+from .. import constants as K
+from ..world.world import World
+from . import lanes, replicate
+from .lane_world import LaneWorld
+
+__all__ = ["WorldBatch"]
+
+
+class WorldBatch:
+    """n independent copies of a world, stepped together.
+
+    Build one with :meth:`replicate`. Body ``j`` of world ``i`` is row ``[i, j]`` of the
+    ``(n, bodies, ...)`` views, in the template's body order.
+
+    Parameters
+    ----------
+    merged : World
+        The merged world holding every lane (built by :meth:`replicate`).
+    n : int
+        Number of worlds.
+    per_world : tuple of int
+        Rows of one world: bodies, shapes, pieces, joints.
+    template : dict or None
+        Lane 0's rows at replicate time, for :meth:`reset`.
+
+    Examples
+    --------
+    >>> from engine import World, Circle, WorldBatch
+    >>> world = World()
+    >>> ball = world.create_body(position=(0, 10))
+    >>> _ = ball.add_shape(Circle(0.5))
+    >>> batch = WorldBatch.replicate(world, 3)
+    >>> batch.gravity = [(0, -10), (0, -5), (0, 0)]
+    >>> for _ in range(60):
+    ...     batch.step(1 / 60)
+    >>> batch.positions[:, 0, 1].round(2).tolist()
+    [4.99, 7.49, 10.0]
+    """
+
+    def __init__(self, merged, n, per_world, template):
+        self._world = merged
+        self._state = merged._state
+        self._n = n
+        self._per_world = per_world  # rows of one world: (bodies, shapes, pieces, joints)
+        self._template = template  # the lanes' state at replicate time, for reset
+
+    @classmethod
+    def replicate(cls, world, n):
+        """A batch of ``n`` copies of ``world``'s current state.
+
+        Parameters
+        ----------
+        world : World
+            The template: its bodies, shapes, joints, settings and state (stepped or not)
+            are copied; it is not changed and stays independent of the batch.
+        n : int
+            Number of worlds, >= 1.
+
+        Returns
+        -------
+        WorldBatch
+        """
+        if not isinstance(world, World):
+            raise TypeError(f"replicate takes an engine.World, got {type(world).__name__}")
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+            raise ValueError(f"n must be an int >= 1 (the number of worlds), got {n!r}")
+        n = int(n)
+        t = world._state
+        if (t.bodies.used + t.pieces.used) * n >= K.MAX_BATCH_ROWS:
+            raise ValueError(f"{n} copies of {t.bodies.used} bodies and {t.pieces.used} pieces "
+                             f"exceed MAX_BATCH_ROWS ({K.MAX_BATCH_ROWS:,}) rows")
+        merged = World(gravity=t.gravity, substeps=t.substeps)
+        replicate.merge(merged, world, n)
+        per_world = (t.bodies.used, t.shapes.used, t.pieces.used, t.joints.columns.used)
+        batch = cls(merged, n, per_world, None)
+        batch._template = lanes.lane_rows(batch._state, 0, per_world)
+        return batch
+
+    # -- sizes and views ----------------------------------------------------------------
+    def __len__(self):
+        return self._n
+
+    @property
+    def bodies_per_world(self):
+        """Bodies in each world."""
+        return self._per_world[0]
+
+    def _view(self, column):
+        n, b = self._n, self._per_world[0]
+        view = column[: n * b].reshape((n, b) + column.shape[1:])
+        view.flags.writeable = False
+        return view
+
+    @property
+    def positions(self):
+        """Read-only (n, bodies, 2) view of the body origins (set them with
+        :meth:`set_state`)."""
+        return self._view(self._state.bodies.pos)
+
+    @property
+    def angles(self):
+        """Read-only (n, bodies) view of the body angles in radians."""
+        return self._view(self._state.bodies.angle)
+
+    @property
+    def velocities(self):
+        """Read-only (n, bodies, 2) view of the linear velocities of the centres of mass."""
+        return self._view(self._state.bodies.vel)
+
+    @property
+    def angular_velocities(self):
+        """Read-only (n, bodies) view of the angular velocities."""
+        return self._view(self._state.bodies.angvel)
+
+    # -- per-world settings -------------------------------------------------------------
+    @property
+    def gravity(self):
+        """Each world's gravity, a (n, 2) copy; assign (n, 2) or one (2,) for all.
+
+        Examples
+        --------
+        >>> from engine import World, WorldBatch
+        >>> batch = WorldBatch.replicate(World(gravity=(0, -9.8)), 2)
+        >>> batch.gravity.tolist()
+        [[0.0, -9.8], [0.0, -9.8]]
+        """
+        return self._state.lane_gravity.copy()
+
+    @gravity.setter
+    def gravity(self, value):
+        g = lanes.as_lane_vectors(value, self._n, "gravity", K.MAX_GRAVITY)
+        self._state.check_unlocked()
+        np.copyto(self._state.lane_gravity, g)
+        lanes.wake_lanes(self._state, np.flatnonzero(np.ones(self._n, bool)), self._per_world)
+
+    def set_materials(self, friction=None, restitution=None, worlds=None):
+        """Set the shapes' friction and restitution, per world or per world and shape.
+
+        Parameters
+        ----------
+        friction, restitution : array_like, optional
+            ``(k,)`` (one value for every shape of each chosen world) or ``(k, shapes)``,
+            where ``k`` is the number of chosen worlds; friction >= 0, restitution 0..1.
+        worlds : array_like of int or bool, optional
+            The worlds to set (all by default).
+        """
+        lanes.set_materials(self._state, self._per_world, self._lanes(worlds),
+                            friction, restitution)
+
+    def set_state(self, positions=None, angles=None, velocities=None, angular_velocities=None,
+                  worlds=None):
+        """Set bodies' poses and velocities from arrays, as the ``Body`` setters would.
+
+        Parameters
+        ----------
+        positions, velocities : array_like, optional
+            ``(k, bodies, 2)`` for the ``k`` chosen worlds.
+        angles, angular_velocities : array_like, optional
+            ``(k, bodies)``.
+        worlds : array_like of int or bool, optional
+            The worlds to set (all by default).
+        """
+        lanes.set_state(self._state, self._per_world, self._lanes(worlds), positions, angles,
+                        velocities, angular_velocities)
+
+    def reset(self, worlds=None):
+        """Put worlds back to the state the batch was replicated with (a Gymnasium
+        ``reset``): bodies, boxes and joints as then, no pairs, no events pending.
+
+        Parameters
+        ----------
+        worlds : array_like of int or bool, optional
+            The worlds to reset (all by default).
+        """
+        lanes.reset(self._state, self._per_world, self._lanes(worlds), self._template)
+
+    def _lanes(self, worlds):
+        return lanes.as_lanes(worlds, self._n)
+
+    # -- stepping and single worlds ---------------------------------------------------------
+    def step(self, dt):
+        """Advance every world by ``dt`` seconds: one step of the merged world.
+
+        Parameters
+        ----------
+        dt : float
+            The time step in seconds, > 0 and at most ``MAX_DT`` (1 s).
+        """
+        self._world.step(dt)
+
+    def world(self, i):
+        """A handle to world ``i``: its views, queries and debug drawing.
+
+        Parameters
+        ----------
+        i : int
+            0 <= i < n.
+
+        Returns
+        -------
+        LaneWorld
+        """
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < self._n:
+            raise IndexError(f"world index must be an int in [0, {self._n}), got {i!r}")
+        return LaneWorld(self._world, int(i), self._per_world)
+
+    def __repr__(self):
+        return f"<WorldBatch of {self._n} worlds, {self._per_world[0]} bodies each>"
+
