@@ -16,11 +16,12 @@ from .world.joint_angular import AngularJoint, FilterJoint, GearJoint, RatchetJo
 from .world.joint_kinds import (DistanceJoint, MotorJoint, MouseJoint, PrismaticJoint, RevoluteJoint,
                                 WeldJoint, WheelJoint)
 from .world.world import ShapeHandle, World
+from .sweep import sweep
 
 __all__ = [
     "ALL_BITS", "AngularJoint", "Body", "BodyType", "Circle", "DistanceJoint", "Filter", "FilterJoint", "GearJoint", "Joint", "Manifold", "MotorJoint",
     "MouseJoint", "PointHit", "Polygon", "PrismaticJoint", "RatchetJoint", "RayHit", "RayHits", "RevoluteJoint", "Segment",
     "Shape", "ShapeCastHit", "ShapeHandle", "WeldJoint", "WheelJoint", "World", "collide", "overlaps",
-    "time_of_impact",
+    "sweep", "time_of_impact",
 ]
 __version__ = "0.1.0"
