@@ -18,11 +18,12 @@ from .world.joint_kinds import (DistanceJoint, MotorJoint, MouseJoint, Prismatic
 from .world.snapshot import Snapshot
 from .batch import LaneWorld, WorldBatch
 from .world.world import ShapeHandle, World
+from .sweep import sweep
 
 __all__ = [
     "ALL_BITS", "AngularJoint", "Body", "BodyType", "Circle", "DistanceJoint", "Filter", "FilterJoint", "GearJoint", "Joint", "Manifold", "MotorJoint",
     "MouseJoint", "PointHit", "Polygon", "PrismaticJoint", "RatchetJoint", "RayHit", "RayHits", "RevoluteJoint", "Segment",
-    "Shape", "ShapeCastHit", "ShapeHandle", "Snapshot", "WeldJoint", "WheelJoint", "World", "WorldBatch", "LaneWorld", "collide", "overlaps",
-    "time_of_impact",
+    "Shape", "ShapeCastHit", "ShapeHandle", "Snapshot", "WeldJoint", "WheelJoint", "World", "WorldBatch",
+    "LaneWorld", "collide", "overlaps", "sweep", "time_of_impact",
 ]
 __version__ = "0.1.0"
