@@ -244,3 +244,22 @@ def test_corrupted_pickle_is_refused():
         pickle.loads(bytes(blob))
     with pytest.raises(Exception):  # a truncated blob: pickle's own error
         pickle.loads(bytes(blob[: len(blob) // 2]))
+
+
+def test_rollback_replays_hash_as_the_world_that_never_rolled_back():
+    """``python -m demos rollback``'s peers: each step restores the snapshot of 8 steps
+    ago and replays; the restored state must hash as the on-time world's did then. This
+    caught the narrowphase caching the last pair's normal for pairs with no points (a
+    value that depended on which pair came before, so replays differed)."""
+    from demos import rollback
+
+    match = rollback.Match(160)
+    for now in range(160):
+        match.hashes.append(match.truth.state_hash())
+        start, restored = match.a.frame(now)
+        if now >= rollback.ROLLBACK:
+            assert restored == match.hashes[start], f"step {start} restored differently"
+        match.b.frame(now)
+        rollback.push(match.truth, [match.inputs[p][now] for p in (0, 1)])
+        match.truth.step(1 / 60)
+    assert match.a.world.state_hash() == match.b.world.state_hash() == match.truth.state_hash()

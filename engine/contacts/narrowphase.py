@@ -88,6 +88,8 @@ def update_contacts(pairs, keep, bodies, pieces, params):
             n = collide_pieces(verts, norms, ghost, piece_start[a], piece_count[a], piece_radius[a],
                                frame_a, piece_start[b], piece_count[b], piece_radius[b], frame_b,
                                margin + reach, flip_tol, scratch_v, scratch_n, man)
+            if n == 0:  # no point: the routines leave the normal as the last pair had it,
+                man[M_NX] = man[M_NY] = 0.0  # which must not reach the cache or the row
             store_in_cache(hist, i, pose, reach, reuse_tol, frame_a, frame_b, man, n)
         rows[i, C_FRICTION], rows[i, C_RESTITUTION] = _mixed_materials(
             piece_friction, piece_restitution, a, b, mixing)
