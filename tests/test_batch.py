@@ -223,3 +223,38 @@ def test_random_worlds_and_lanes(n, bodies, seed):
         for j, body in enumerate(lone.bodies):
             body.velocity = tuple(vel[k, j])
     _run(batch, lones, 40)
+
+
+def test_apply_forces_as_the_body_setters_do():
+    template = _pile(sleeping=True)
+    for _ in range(100):  # let it fall asleep: pushing must wake islands
+        template.step(DT)
+    batch = WorldBatch.replicate(template, 3)
+    lones = [copy.deepcopy(template) for _ in range(3)]
+    rng = np.random.default_rng(2)
+    b = batch.bodies_per_world
+    for _ in range(3):
+        forces = rng.uniform(-20, 20, (3, b, 2))
+        torques = rng.uniform(-2, 2, (3, b))
+        batch.apply_forces(forces, torques)
+        for k, lone in enumerate(lones):
+            for j, body in enumerate(lone.bodies):
+                body.apply_force(tuple(forces[k, j]))
+                body.apply_torque(float(torques[k, j]))
+        _run(batch, lones, 20)
+    with pytest.raises(ValueError):
+        batch.apply_forces(np.full((3, b, 2), 1e31))
+
+
+def test_structural_change_through_a_handle_stops_the_batch():
+    batch = WorldBatch.replicate(_pile(), 2)
+    snap = batch.snapshot()
+    batch.step(DT)
+    batch.restore(snap)
+    h = batch.state_hash()
+    batch.world(1).bodies[3].add_shape(Circle(0.1))
+    with pytest.raises(RuntimeError, match="no longer copies"):
+        batch.step(DT)
+    with pytest.raises(RuntimeError, match="no longer copies"):
+        batch.set_state(velocities=np.zeros((2, batch.bodies_per_world, 2)))
+    assert isinstance(h, int)

@@ -53,6 +53,7 @@ class WorldBatch:
         self._n = n
         self._per_world = per_world  # rows of one world: (bodies, shapes, pieces, joints)
         self._template = template  # the lanes' state at replicate time, for reset
+        self._structure = merged._state.structure  # the lanes are copies of one template
 
     @classmethod
     def replicate(cls, world, n):
@@ -173,6 +174,21 @@ class WorldBatch:
         lanes.set_state(self._state, self._per_world, self._lanes(worlds), positions, angles,
                         velocities, angular_velocities)
 
+    def apply_forces(self, forces, torques=None, worlds=None):
+        """Add forces at the bodies' centres of mass (and torques) for the next step, as
+        ``Body.apply_force`` and ``Body.apply_torque`` do (they wake the body).
+
+        Parameters
+        ----------
+        forces : array_like
+            ``(k, bodies, 2)`` in N for the ``k`` chosen worlds.
+        torques : array_like, optional
+            ``(k, bodies)`` in N m.
+        worlds : array_like of int or bool, optional
+            The worlds to push (all by default).
+        """
+        lanes.apply_forces(self._state, self._per_world, self._lanes(worlds), forces, torques)
+
     def reset(self, worlds=None):
         """Put worlds back to the state the batch was replicated with (a Gymnasium
         ``reset``): bodies, boxes and joints as then, no pairs, no events pending.
@@ -185,7 +201,14 @@ class WorldBatch:
         lanes.reset(self._state, self._per_world, self._lanes(worlds), self._template)
 
     def _lanes(self, worlds):
+        self._check_structure()
         return lanes.as_lanes(worlds, self._n)
+
+    def _check_structure(self):
+        if self._state.structure != self._structure:
+            raise RuntimeError("bodies, shapes or joints were made, removed or retyped through "
+                               "a handle of this batch; its worlds are no longer copies of one "
+                               "template (build a new batch)")
 
     # -- stepping and single worlds ---------------------------------------------------------
     def step(self, dt):
@@ -196,7 +219,32 @@ class WorldBatch:
         dt : float
             The time step in seconds, > 0 and at most ``MAX_DT`` (1 s).
         """
+        self._check_structure()
         self._world.step(dt)
+
+    def snapshot(self, out=None):
+        """A :class:`~engine.Snapshot` of every world (``World.snapshot``).
+
+        Parameters
+        ----------
+        out : Snapshot, optional
+            An earlier snapshot of this batch whose arrays are reused.
+        """
+        return self._world.snapshot(out)
+
+    def restore(self, snapshot):
+        """Put every world back to ``snapshot`` (``World.restore``).
+
+        Parameters
+        ----------
+        snapshot : Snapshot
+            Taken from this batch.
+        """
+        self._world.restore(snapshot)
+
+    def state_hash(self):
+        """A 64-bit hash of every world's state (``World.state_hash``)."""
+        return self._world.state_hash()
 
     def world(self, i):
         """A handle to world ``i``: its views, queries and debug drawing.

@@ -8,7 +8,7 @@ import numpy as np
 from .. import constants as K
 from ..world import sleeping
 
-__all__ = ["as_lanes", "as_lane_vectors", "wake_lanes", "set_materials", "set_state",
+__all__ = ["as_lanes", "as_lane_vectors", "wake_lanes", "set_materials", "set_state", "apply_forces",
            "lane_rows", "reset"]
 
 
@@ -117,6 +117,27 @@ def set_state(state, per_world, lanes, positions, angles, velocities, angular_ve
             sleeping.wake(state, int(i))
     if placed:
         _reinsert(state, rows)
+
+
+def apply_forces(state, per_world, lanes, forces, torques):
+    """Forces (and torques) on the chosen lanes' bodies, as ``Body.apply_force`` and
+    ``Body.apply_torque`` add them (see WorldBatch.apply_forces)."""
+    b = per_world[0]
+    k = lanes.size
+    rows = _rows(lanes, b)
+    bodies = state.bodies
+    f = _finite(forces, "forces", (k, b, 2), K.MAX_FORCE).reshape(-1, 2) + bodies.force[rows]
+    _finite(f, "the force applied this step", f.shape, K.MAX_FORCE)
+    t = bodies.torque[rows]
+    if torques is not None:
+        t = _finite(torques, "torques", (k, b), K.MAX_TORQUE).ravel() + t
+        _finite(t, "the torque applied this step", t.shape, K.MAX_TORQUE)
+    state.check_unlocked()
+    bodies.force[rows] = f
+    bodies.torque[rows] = t
+    bodies.sleep_time[rows] = 0.0
+    for i in rows[bodies.asleep[rows] != 0]:
+        sleeping.wake(state, int(i))
 
 
 def _reinsert(state, rows):
