@@ -31,7 +31,7 @@ class WorldBatch:
     per_world : tuple of int
         Rows of one world: bodies, shapes, pieces, joints.
     template : dict or None
-        Lane 0's rows at replicate time, for :meth:`reset`.
+        Every lane's rows when the batch was built, for :meth:`reset`.
 
     Examples
     --------
@@ -75,16 +75,52 @@ class WorldBatch:
             raise TypeError(f"replicate takes an engine.World, got {type(world).__name__}")
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"n must be an int >= 1 (the number of worlds), got {n!r}")
-        n = int(n)
-        t = world._state
+        return cls.from_worlds([world] * int(n))
+
+    @classmethod
+    def from_worlds(cls, worlds):
+        """A batch of copies of ``worlds``, each in its current state.
+
+        Parameters
+        ----------
+        worlds : sequence of World
+            Copies of one world (as many bodies, shapes and joints, made in the same
+            order) that may differ in state, materials, shape sizes and gravity; their
+            other settings (substeps, sleeping, ...) must agree. They are not changed.
+
+        Returns
+        -------
+        WorldBatch
+
+        Raises
+        ------
+        ValueError
+            If the worlds differ in structure or settings (naming the first that does);
+            nothing is built.
+
+        Examples
+        --------
+        >>> from engine import World, Circle, WorldBatch
+        >>> worlds = [World(gravity=(0, g)) for g in (-10, -1)]
+        >>> for w in worlds:
+        ...     _ = w.create_body(position=(0, 5)).add_shape(Circle(0.5))
+        >>> WorldBatch.from_worlds(worlds).gravity.tolist()
+        [[0.0, -10.0], [0.0, -1.0]]
+        """
+        worlds = list(worlds)
+        if not worlds or not all(isinstance(w, World) for w in worlds):
+            raise TypeError("from_worlds takes a non-empty sequence of engine.World")
+        replicate.check_sources(worlds)
+        t = worlds[0]._state
+        n = len(worlds)
         if (t.bodies.used + t.pieces.used) * n >= K.MAX_BATCH_ROWS:
             raise ValueError(f"{n} copies of {t.bodies.used} bodies and {t.pieces.used} pieces "
                              f"exceed MAX_BATCH_ROWS ({K.MAX_BATCH_ROWS:,}) rows")
         merged = World(gravity=t.gravity, substeps=t.substeps)
-        replicate.merge(merged, world, n)
+        replicate.merge(merged, worlds)
         per_world = (t.bodies.used, t.shapes.used, t.pieces.used, t.joints.columns.used)
         batch = cls(merged, n, per_world, None)
-        batch._template = lanes.lane_rows(batch._state, 0, per_world)
+        batch._template = lanes.initial_rows(batch._state)
         return batch
 
     # -- sizes and views ----------------------------------------------------------------
@@ -190,7 +226,7 @@ class WorldBatch:
         lanes.apply_forces(self._state, self._per_world, self._lanes(worlds), forces, torques)
 
     def reset(self, worlds=None):
-        """Put worlds back to the state the batch was replicated with (a Gymnasium
+        """Put worlds back to the state the batch was built with (a Gymnasium
         ``reset``): bodies, boxes and joints as then, no pairs, no events pending.
 
         Parameters

@@ -9,7 +9,7 @@ from .. import constants as K
 from ..world import sleeping
 
 __all__ = ["as_lanes", "as_lane_vectors", "wake_lanes", "set_materials", "set_state", "apply_forces",
-           "lane_rows", "reset"]
+           "initial_rows", "reset"]
 
 
 def as_lanes(worlds, n):
@@ -148,31 +148,28 @@ def _reinsert(state, rows):
     attach.reinsert_pieces(state, pieces)
 
 
-def lane_rows(state, lane, per_world):
-    """Copies of lane ``lane``'s body rows, piece boxes and joint rows (for reset)."""
-    b, s, p, j = per_world
-    rows = slice(lane * b, (lane + 1) * b)
-    return {"bodies": {n: getattr(state.bodies, n)[rows].copy() for n in state.bodies.names()},
-            "fat": state.pieces.fat[lane * p:(lane + 1) * p].copy(),
-            "joints": state.joints.columns.data[lane * j:(lane + 1) * j].copy()}
+def initial_rows(state):
+    """Copies of every lane's body rows, piece boxes and joint rows (for reset)."""
+    b, p, j = state.bodies, state.pieces, state.joints.columns
+    return {"bodies": {n: getattr(b, n)[: b.used].copy() for n in b.names()},
+            "fat": p.fat[: p.used].copy(), "joints": j.data[: j.used].copy()}
 
 
 def reset(state, per_world, lanes, saved):
-    """Put the chosen lanes back to ``saved`` (lane_rows of lane 0 at replicate time)."""
+    """Put the chosen lanes back to ``saved`` (:func:`initial_rows` when built)."""
     b, s, p, j = per_world
     state.check_unlocked()
     bodies, pieces = state.bodies, state.pieces
     for lane in lanes:
         rows = slice(lane * b, (lane + 1) * b)
         for name, values in saved["bodies"].items():
-            getattr(bodies, name)[rows] = values
-        bodies.lane[rows] = lane
+            getattr(bodies, name)[rows] = values[rows]
         island = bodies.island[rows]  # fresh labels for the lane's sleeping islands
         for label in np.unique(island[island >= 0]):
             island[island == label] = state.next_island
             state.next_island += 1
-        pieces.fat[lane * p:(lane + 1) * p] = saved["fat"]
-        state.joints.columns.data[lane * j:(lane + 1) * j] = saved["joints"]
+        pieces.fat[lane * p:(lane + 1) * p] = saved["fat"][lane * p:(lane + 1) * p]
+        state.joints.columns.data[lane * j:(lane + 1) * j] = saved["joints"][lane * j:(lane + 1) * j]
     _drop_lane_pairs(state, lanes, per_world)
     _move_leaves(state, _rows(lanes, p))
     bodies.moved[_rows(lanes, b)] = K.MOVED_BY_HAND
