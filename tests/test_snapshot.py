@@ -199,8 +199,9 @@ def test_pickle_round_trip_continues_bit_identically():
     assert _hashes(twin, 60) == _hashes(world, 60)
 
 
-def test_pickle_in_a_fresh_process_continues_bit_identically(tmp_path):
-    world = SCENES["tumbler"]()
+@pytest.mark.parametrize("name", sorted(SCENES))
+def test_pickle_in_a_fresh_process_continues_bit_identically(tmp_path, name):
+    world = SCENES[name]()
     for _ in range(100):
         world.step(DT)
     path = tmp_path / "world.pickle"
