@@ -323,8 +323,10 @@ class WorldMachine(RuleBasedStateMachine):
         boxed = world.query_aabb((x0, y0), (x0, y0), sensors=sensors)
         assert all(id(h) in live for h in boxed)
         assert [h.id for h in boxed] == sorted(h.id for h in boxed)
-        # a shape holding the point has its bounding box over it
-        assert {p.shape.id for p in inside} <= {h.id for h in boxed}
+        # a shape holding the point has its bounding box over it, up to rounding: a point
+        # on a surface (within rounding of a piece's face) may count as inside
+        near = world.query_aabb((x0 - 1e-9, y0 - 1e-9), (x0 + 1e-9, y0 + 1e-9), sensors=sensors)
+        assert {p.shape.id for p in inside} <= {h.id for h in near}
         lo, hi = (min(x0, x1), min(y0, y1)), (max(x0, x1), max(y0, y1))
         assert all(id(h) in live for h in world.query_aabb(lo, hi, sensors=sensors))
 
