@@ -231,6 +231,19 @@ def test_one_shape_ray_against_pymunk(kind, seed, x, y, angle, ray):
     assert close(hit.point, info.point) and close(hit.normal, info.normal)
 
 
+def test_a_ray_along_a_sharp_segment_misses_it():
+    """A ray on a radius-0 segment's line only grazes it, as in pymunk and Box2D. A random
+    stateful run found it hit at the segment's end with normal (0, 0), the mark of a
+    start inside (the end's zero-radius disc was hit through its centre)."""
+    world = World()
+    world.create_body().add_shape(Segment((0.0, 0.0), (0.5, 0.0)))
+    for start, end in [((1.0, 0.0), (0.0, 0.0)), ((-1.0, 0.0), (2.0, 0.0)), ((3.0, 0.0), (-3.0, 0.0))]:
+        assert world.ray_cast(start, end) is None
+        assert world.ray_cast_all(start, end) == []
+        assert world.ray_cast_many([start], [end]).shape_id.tolist() == [-1]
+    assert world.ray_cast((0.25, 1.0), (0.25, -1.0)).normal == (0.0, 1.0)  # across: hit
+
+
 def test_inside_starts_and_degenerate_rays():
     world = World()
     shapes = [Circle(1.0), Polygon.box(2, 2), Segment((-1, 0), (1, 0), radius=0.5),

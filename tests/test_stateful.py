@@ -118,6 +118,25 @@ def _overlap(f, g):
     return not (f[0] > g[2] or g[0] > f[2] or f[1] > g[3] or g[1] > f[3])
 
 
+def _check_closest_hit(hit, hits):
+    """``ray_cast``'s answer ``hit`` against ``ray_cast_all``'s ``hits`` (one per shape):
+    the first shape the ray enters, the shapes holding the start skipped (``hits`` has
+    them at fraction 0 with a zero normal), except that a concave polygon holding the
+    start is hit where the ray enters it again after leaving it (docs/queries.md,
+    "Inside starts"), a second entry that ``hits`` does not list."""
+    entered = [h for h in hits if h.normal != (0.0, 0.0)]
+    holding = {h.shape.id for h in hits if h.normal == (0.0, 0.0)}
+    if hit is not None and hit.shape.id in holding:
+        assert len(hit.shape.shape.pieces) > 1, "hit a convex shape holding the start"
+        assert hit.fraction > 0.0 and hit.normal != (0.0, 0.0)
+        if entered:  # ties in fraction go to the lower shape id
+            assert (hit.fraction, hit.shape.id) < (entered[0].fraction, entered[0].shape.id)
+        return
+    assert (hit is None) == (not entered)
+    if hit is not None:
+        assert hit.fraction == entered[0].fraction and hit.shape is entered[0].shape
+
+
 def _state_arrays(world):
     return [world.positions, world.angles, world.velocities, world.angular_velocities]
 
@@ -293,22 +312,20 @@ class WorldMachine(RuleBasedStateMachine):
         live = {id(h) for h, _ in self.shapes}
         hit = world.ray_cast((x0, y0), (x1, y1), sensors=sensors)
         hits = world.ray_cast_all((x0, y0), (x1, y1), sensors=sensors)
-        # ray_cast skips the shapes holding the start, which ray_cast_all reports at
-        # fraction 0 with a zero normal
-        entered = [h for h in hits if h.normal != (0.0, 0.0)]
-        assert (hit is None) == (not entered)
+        _check_closest_hit(hit, hits)
         if hit is not None:
             assert id(hit.shape) in live and hit.body is hit.shape.body
             assert 0.0 <= hit.fraction <= 1.0 and np.isfinite(hit.point).all()
-            assert hit.fraction == entered[0].fraction and hit.shape is entered[0].shape
         assert all(id(h.shape) in live for h in hits)
         assert [h.fraction for h in hits] == sorted(h.fraction for h in hits)
         inside = world.query_point((x0, y0), sensors=sensors)
         boxed = world.query_aabb((x0, y0), (x0, y0), sensors=sensors)
         assert all(id(h) in live for h in boxed)
         assert [h.id for h in boxed] == sorted(h.id for h in boxed)
-        # a shape holding the point has its bounding box over it
-        assert {p.shape.id for p in inside} <= {h.id for h in boxed}
+        # a shape holding the point has its bounding box over it, up to rounding: a point
+        # on a surface (within rounding of a piece's face) may count as inside
+        near = world.query_aabb((x0 - 1e-9, y0 - 1e-9), (x0 + 1e-9, y0 + 1e-9), sensors=sensors)
+        assert {p.shape.id for p in inside} <= {h.id for h in near}
         lo, hi = (min(x0, x1), min(y0, y1)), (max(x0, x1), max(y0, y1))
         assert all(id(h) in live for h in world.query_aabb(lo, hi, sensors=sensors))
 
@@ -470,9 +487,10 @@ class WorldMachine(RuleBasedStateMachine):
 
 # CI runs a fixed set of examples (derandomize: the same on every machine and run), so a
 # rare bug this test can find shows up in a long exploring run (ENGINE_STATEFUL_EXAMPLES,
-# ENGINE_STATEFUL_RANDOM=1), not as a red CI on an unrelated change. Known open finding
-# (2026-11-25, a random run): a static box posed across a falling small circle gave NaN
-# positions within four steps (@reproduce_failure blob in the session 5 closing note).
+# ENGINE_STATEFUL_RANDOM=1), not as a red CI on an unrelated change. A finding of a
+# random run (2026-11-25: NaN after a static body, joined to a small circle by a
+# prismatic and a revolute joint, was posed by hand) is pinned in
+# tests/test_conflicting_joints.py.
 EXAMPLES = int(os.environ.get("ENGINE_STATEFUL_EXAMPLES", "50"))
 WorldMachine.TestCase.settings = settings(
     max_examples=EXAMPLES, stateful_step_count=int(os.environ.get("ENGINE_STATEFUL_STEPS", "40")),

@@ -52,6 +52,10 @@ def ray_cast_circle(cx, cy, r, px, py, dx, dy):
     rr = r * r
     if ss <= rr:
         return 0.0, 0.0, 0.0
+    if rr == 0.0:  # a point (a sharp segment's end): a ray through it only grazes it,
+        # and the exact half chord (0 on a ray collinear with the segment) would give
+        # a hit with no normal (pymunk and Box2D miss a ray along a segment too)
+        return MISS, 0.0, 0.0
     length, ux, uy = direction(dx, dy)
     along = -(sx * ux + sy * uy)  # distance along the ray to the closest approach
     if length == 0.0 or along <= 0.0:

@@ -25,22 +25,10 @@ from ..body_state import S_DPX, S_DPY, S_QC, S_QS, S_VX, S_VY, S_W
 
 
 @njit_inline
-def _velocity(h, ax, ay, alpha, lin_damp, ang_damp, vx, vy, w, max_speed, max_rotation):
-    """One substep of ``v = h*a + v / (1 + h*c)``; returns ``(vx, vy, w)``.
-
-    ``a`` is gravity plus force over mass, ``alpha`` torque over inertia. The damping
-    factor ``1 / (1 + h*c)`` is the Pade approximation of ``exp(-h*c)`` for
-    ``dv/dt = -c*v`` (Box2D v3): unconditionally stable, never reverses v. Speeds are
-    capped at ``max_speed`` (any finite speed, even one whose square overflows) and turn
-    rates so one substep turns at most ``max_rotation``. Only dynamic bodies come here:
-    kinematic bodies are not capped, they move exactly at the velocity they are given
-    (which the API bounds by ``MAX_INPUT_SPEED``).
-    """
-    ld = 1.0 if lin_damp == 0.0 else 1.0 / (1.0 + h * lin_damp)
-    ad = 1.0 if ang_damp == 0.0 else 1.0 / (1.0 + h * ang_damp)
-    vx = h * ax + ld * vx
-    vy = h * ay + ld * vy
-    w = h * alpha + ad * w
+def _capped(h, vx, vy, w, max_speed, max_rotation):
+    """``(vx, vy, w)`` capped: the speed at ``max_speed`` (any finite speed, even one
+    whose square overflows) and the turn rate so one substep of ``h`` turns at most
+    ``max_rotation``."""
     speed2 = vx * vx + vy * vy
     if speed2 > max_speed * max_speed:
         if speed2 < math.inf:
@@ -53,6 +41,25 @@ def _velocity(h, ax, ay, alpha, lin_damp, ang_damp, vx, vy, w, max_speed, max_ro
     if w * w * h * h > max_rotation * max_rotation:
         w = math.copysign(max_rotation / h, w)
     return vx, vy, w
+
+
+@njit_inline
+def _velocity(h, ax, ay, alpha, lin_damp, ang_damp, vx, vy, w, max_speed, max_rotation):
+    """One substep of ``v = h*a + v / (1 + h*c)``, capped (:func:`_capped`); returns
+    ``(vx, vy, w)``.
+
+    ``a`` is gravity plus force over mass, ``alpha`` torque over inertia. The damping
+    factor ``1 / (1 + h*c)`` is the Pade approximation of ``exp(-h*c)`` for
+    ``dv/dt = -c*v`` (Box2D v3): unconditionally stable, never reverses v. Only dynamic
+    bodies come here: kinematic bodies are not capped, they move exactly at the
+    velocity they are given (which the API bounds by ``MAX_INPUT_SPEED``).
+    """
+    ld = 1.0 if lin_damp == 0.0 else 1.0 / (1.0 + h * lin_damp)
+    ad = 1.0 if ang_damp == 0.0 else 1.0 / (1.0 + h * ang_damp)
+    vx = h * ax + ld * vx
+    vy = h * ay + ld * vy
+    w = h * alpha + ad * w
+    return _capped(h, vx, vy, w, max_speed, max_rotation)
 
 
 @njit
@@ -75,9 +82,22 @@ def integrate_velocities(h, gravity, lane, btype, in_contact, inv_mass, inv_iner
 
 
 @njit
-def integrate_positions(h, btype, in_contact, state, center, angle, center0):
+def integrate_positions(h, btype, in_contact, state, center, angle, center0, max_speed,
+                        max_rotation):
     """One substep of ``c += h*v``, ``angle += h*w`` for the moving bodies with
     ``in_contact`` set.
+
+    A dynamic body's velocity is capped here again (:func:`_capped`, and stored back):
+    :func:`integrate_velocities` capped it before the warm start and the biased pass,
+    which may speed it up without bound. Joints that cannot all hold (two joints on
+    one body after the static body they hang from was moved by hand) fight there:
+    their accumulated impulses cancel only in the pose they were summed in, so a body
+    turned far within a substep is kicked harder in the next, about tenfold per
+    substep, until the state overflows to NaN (``tests/test_conflicting_joints.py``;
+    Box2D v3 caps only where :func:`integrate_velocities` does, and its bodies reach
+    1e21 m/s on such scenes). Capped where it moves, no body moves faster than
+    ``max_speed`` or turns more than ``max_rotation`` in a substep, as the contact
+    prediction, continuous collision and the rotation ``q`` below assume.
 
     The state's displacement (S_DPX, S_DPY) and rotation (S_QC, S_QS) since the step
     began let the solver predict contact separations without recomputing manifolds.
@@ -89,6 +109,9 @@ def integrate_positions(h, btype, in_contact, state, center, angle, center0):
     for i in range(btype.shape[0]):
         if btype[i] == STATIC or not in_contact[i]:
             continue
+        if btype[i] == DYNAMIC:  # kinematic bodies move as told (see _velocity)
+            state[i, S_VX], state[i, S_VY], state[i, S_W] = _capped(
+                h, state[i, S_VX], state[i, S_VY], state[i, S_W], max_speed, max_rotation)
         center[i, 0] += h * state[i, S_VX]
         center[i, 1] += h * state[i, S_VY]
         state[i, S_DPX] = center[i, 0] - center0[i, 0]

@@ -144,7 +144,8 @@ def _substeps(bodies, stype, params, h, in_contact, state, center, center0, work
         if joints is not None:
             _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, 1)
         solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap, reverse)
-        integrate_positions(h, stype, in_contact, state, center, bodies.angle, center0)
+        integrate_positions(h, stype, in_contact, state, center, bodies.angle, center0,
+                            max_speed, max_rotation)
         if joints is not None:
             _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, 2)
         relax(work, wa, wb, state, inv_h, impact_gap, reverse)
