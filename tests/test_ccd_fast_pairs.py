@@ -1,5 +1,6 @@
 """Continuous collision between two fast bodies (issue #19, item 7;
-``engine/dynamics/fast_pairs.py``).
+``engine/dynamics/fast_pairs.py``), and between a fast body and a kinematic body that
+moves fast (``engine/dynamics/continuous.py``, ``_moves_far``).
 
 The oracle is the continuous stage's own model of motion: between two steps each body
 moves linearly from its pose to the next, turning linearly. Two bodies have passed
@@ -10,9 +11,11 @@ the plank.
 import math
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+import engine.constants as K
 from engine import Circle, Polygon, World
 
 DT = 1.0 / 60.0
@@ -75,11 +78,18 @@ def test_fifty_head_on_pairs_at_300_never_pass():
 
 @FAST
 @given(st.floats(100.0, 400.0), st.floats(6.0, 9.0), st.floats(0.0, 1.0), st.floats(-math.pi, math.pi))
+@example(speed=300.0, gap=6.6875, phase=0.125, heading=2.5)  # a random run: closest 0.094
 def test_a_ball_struck_within_the_step_never_passes_an_oncoming_one(speed, gap, phase, heading):
     """50 balls at rest, each struck by a kinematic paddle moving at ``speed``, fly at
     50 balls coming the other way at ``speed``. The struck ball's speculative contact
     was made while it rested, so only the sweep of the two together can stop them
-    (before: 6, 9 and 27 of 50 pairs passed at gaps of 3, 6 and 8 m)."""
+    (before: 6, 9 and 27 of 50 pairs passed at gaps of 3, 6 and 8 m).
+
+    In the pinned example an oncoming ball, turned round by its speculative contact
+    with the paddle, rode just ahead of it with a sideways drift; swept against the
+    paddle held at its end pose (5 m ahead), it was stopped behind the paddle, and the
+    struck ball overtook it through it (``test_ccd.py``, a ball riding ahead of a
+    paddle)."""
     world = World(gravity=(0.0, 0.0), sleeping=False)
     c, s = math.cos(heading), math.sin(heading)
     a, b = [], []
@@ -131,18 +141,14 @@ def _plank_clearance(ball, plank, half_w, half_h, samples=48):
     return float(np.hypot(lx, ly).min())
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.floats(50.0, 300.0), st.floats(50.0, 150.0), st.floats(-0.5, 0.5), st.floats(-0.6, 0.6),
-       st.floats(0.02, 0.08))
-def test_a_fast_ball_never_passes_a_fast_thin_plank(ball_speed, plank_speed, phase, tilt, thickness):
-    """A ball crosses the path of a 1 m plank that moves across it at ``plank_speed``;
-    the ball's centre never gets inside the plank (before: it did in 180 of 300 random
-    cases of this kind, the ball flying straight through)."""
+def _plank_crossing(kind, ball_speed, plank_speed, phase, tilt, thickness):
+    """A ball crosses the path of a 1 m plank (body type ``kind``) that moves across it
+    at ``plank_speed``; returns the least clearance of the ball's centre to the plank."""
     world = World(gravity=(0.0, 0.0), sleeping=False)
     meet = 3 * DT
     ball = world.create_body(position=(-ball_speed * meet, 0.0), velocity=(ball_speed, 0.0))
     ball.add_shape(Circle(R))
-    plank = world.create_body(position=(0.0, -plank_speed * (meet + phase * DT)), angle=tilt,
+    plank = world.create_body(kind, position=(0.0, -plank_speed * (meet + phase * DT)), angle=tilt,
                               velocity=(0.0, plank_speed))
     plank.add_shape(Polygon.box(thickness, 1.0))
     prev = _poses([ball, plank])
@@ -153,7 +159,61 @@ def test_a_fast_ball_never_passes_a_fast_thin_plank(ball_speed, plank_speed, pha
         least = min(least, _plank_clearance(np.array([prev[0], now[0]]), np.array([prev[1], now[1]]),
                                             thickness / 2, 0.5))
         prev = now
-    assert least > 0.0
+    return least
+
+
+PLANKS = (st.floats(50.0, 300.0), st.floats(50.0, 150.0), st.floats(-0.5, 0.5), st.floats(-0.6, 0.6),
+          st.floats(0.02, 0.08))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(*PLANKS)
+def test_a_fast_ball_never_passes_a_fast_thin_plank(ball_speed, plank_speed, phase, tilt, thickness):
+    """The ball's centre never gets inside the plank (before: it did in 180 of 300
+    random cases of this kind, the ball flying straight through)."""
+    assert _plank_crossing("dynamic", ball_speed, plank_speed, phase, tilt, thickness) > 0.0
+
+
+# -- a fast body and a kinematic body that moves fast (``continuous._moves_far``) ---------------
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(*PLANKS)
+def test_a_fast_ball_never_passes_a_fast_kinematic_plank(ball_speed, plank_speed, phase, tilt,
+                                                         thickness):
+    """As above, the plank kinematic. Held at its end pose, the plank was out of the
+    ball's path when it crossed it: 33 of 200 random crossings went through."""
+    assert _plank_crossing("kinematic", ball_speed, plank_speed, phase, tilt, thickness) > 0.0
+
+
+def test_a_ball_riding_ahead_of_a_fast_paddle_is_not_stopped_behind_it():
+    """A ball 7 cm ahead of a kinematic paddle, both at 300 m/s, the ball drifting
+    sideways at 12 m/s: 0.2 m a step relative to the paddle, so it is swept against it.
+    Held at its end pose, 5 m ahead, the paddle's back face lay in the ball's path: the
+    ball was stopped behind the paddle, which had passed through it (the pinned example
+    of the struck balls above). They never meet: it flies on."""
+    world = World(gravity=(0.0, 0.0), sleeping=False)
+    paddle = world.create_body("kinematic", velocity=(300.0, 0.0))
+    paddle.add_shape(Polygon.box(0.2, 1.0))
+    ball = world.create_body(position=(0.27, 0.0), velocity=(300.0, 12.0))
+    ball.add_shape(Circle(R))
+    for k in range(1, 4):
+        world.step(DT)
+        assert ball.position[0] - paddle.position[0] == pytest.approx(0.27, abs=1e-9)
+        assert ball.position[1] == pytest.approx(0.2 * k, abs=1e-9)
+
+
+@pytest.mark.parametrize("phase", [k / 10 for k in range(11)])
+def test_a_ball_meeting_a_fast_paddle_head_on_stays_in_front_of_it(phase):
+    """A ball at 300 m/s meets a kinematic paddle at 300 m/s head-on and is carried
+    off in front of it (before: in 11 of 21 phases it ended behind the paddle, stopped
+    at its end pose's back face once the paddle pushed it)."""
+    world = World(gravity=(0.0, 0.0), sleeping=False)
+    paddle = world.create_body("kinematic", velocity=(300.0, 0.0))
+    paddle.add_shape(Polygon.box(0.2, 1.0))
+    ball = world.create_body(position=(10.0 * (1.0 + phase) + 0.3, 0.0), velocity=(-300.0, 0.0))
+    ball.add_shape(Circle(R), restitution=0.0)
+    for _ in range(5):
+        world.step(DT)
+        assert ball.position[0] - paddle.position[0] > 0.1 + R - 2 * K.LINEAR_SLOP
 
 
 def test_a_chain_of_fast_balls_keeps_its_order():

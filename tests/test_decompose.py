@@ -236,6 +236,24 @@ def test_spike():
         validate_polygon([(0, 0), (2, 0), (2, 2), (3, 2), (1, 2), (0, 2)])
 
 
+def test_spike_with_a_near_duplicate_at_its_tip():
+    # The tip's neighbour on the way back, 1.5e-9 away (4 x the tolerance), is straight and
+    # goes first; the tip is then judged against far neighbours and is still a spike.
+    with pytest.raises(ValueError, match=r"doubles back on itself at vertex 3.*holes and touching"):
+        validate_polygon([(0, 0), (2, 0), (2, 2), (3, 2), (3 - 1.5e-9, 2), (1, 2), (0, 2)])
+
+
+@pytest.mark.parametrize("gap", [1.0e-10, 1.2e-10, 1.330314518353281e-10, 2.0e-10, 2.4e-10, 3e-10])
+def test_a_corner_next_to_a_near_duplicate_is_not_a_spike(gap):
+    # A convex hull from random points (tests/strategies.py, a random run of test_ccd.py): the
+    # 27-degree corner v0 is ``gap`` from v3, which lies on the edge into it. The tolerance is
+    # 1.118e-10; for gaps of 1.12e-10 to 2.5e-10, v0 was within it of the chord v3-v1 and was
+    # refused as a zero-width spike, though both sides of that band gave the same triangle.
+    # Straight v3 goes first; v0 is then judged against v2 and v1.
+    out = validate_polygon([(-gap, 0.0), (1.0, -0.5), (1.0, 0.0), (0.0, 1.375169009700645e-145)])
+    assert out.tolist() == [[-gap, 0.0], [1.0, -0.5], [1.0, 0.0]]
+
+
 def test_keyhole_hole_rejected():
     # A square with a square hole joined by a zero-width slit (the usual way to fake a hole).
     outer = [(0, 0), (4, 0), (4, 4), (0, 4)]

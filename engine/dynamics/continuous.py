@@ -16,10 +16,11 @@ import numpy as np
 from .._jit import njit, njit_inline
 from ..broadphase.filter_rule import box_misses, pair_admitted
 from ..broadphase.tree_ops import META_ROOT, grown, tree_collect
-from ..constants import DYNAMIC, LANE_WIDTH, MOVED_BY_STEP, STATIC, TOI_TOLERANCE_FRACTION
+from ..constants import (DYNAMIC, KINEMATIC, LANE_WIDTH, MOVED_BY_STEP, STATIC,
+                         TOI_TOLERANCE_FRACTION)
 from ..collision.toi import piece_toi
 from .fast_pairs import fast_pair_impacts
-from .sweeps import body_sweep, core_impact_time, relative_motion, swept_box
+from .sweeps import body_sweep, core_impact_time, pieces_time, relative_motion, swept_box
 
 
 @njit
@@ -137,6 +138,26 @@ def _moves_with(sw, moving, extent_i, extent_j, min_extent_i, safety):
 
 
 @njit_inline
+def _moves_far(sw, extent, min_extent, safety):
+    """Whether a kinematic body sweeping ``sw`` moves too far to be held at its end pose:
+    ``find_fast``'s test (its translation plus its turn times ``extent`` above ``safety``
+    times ``min_extent``), which marks only dynamic bodies.
+
+    A fast body is swept against a slow one held at its end pose, as in Box2D: stopped at
+    its first touch of that pose, it is not run into by the rest of the other's motion.
+    A slow body's end pose is off by less than its own fast threshold; a kinematic
+    body's, by its whole motion. A ball flying just ahead of a 300 m/s paddle (drifting
+    sideways, so not moving with it) met the paddle's end pose 5 m ahead from behind
+    and was stopped behind it: the paddle passed through it. So against a kinematic
+    body that moves far, an impact counts only if the two meet with both moving
+    (``sweeps.pieces_time``), and it is no later than that meeting.
+    """
+    dx = sw[3] - sw[0]
+    dy = sw[4] - sw[1]
+    return math.sqrt(dx * dx + dy * dy) + abs(sw[5] - sw[2]) * extent > safety * min_extent
+
+
+@njit_inline
 def _clamp(bodies, i, t):
     """Move body ``i`` back to fraction ``t`` of its sweep (angle and centre of mass
     interpolated, as ``toi.py`` sweeps it); marks it moved."""
@@ -181,21 +202,18 @@ def solve_continuous(fast, bodies, pieces, candidates, params):
     """Clamp every fast body's motion to its first time of impact this step.
 
     ``fast`` uint8 (n,): the bodies to sweep (``find_fast``). ``bodies``, ``pieces``: the
-    world's ``BodyArrays`` and ``PieceArrays``; read are the pose when the step began
-    (``pos0``, ``angle0``) and where the solver left each body (``pos``, ``angle``), the
-    extents ``find_fast`` uses, ``bullet``, the pieces' geometry and the fat boxes the
-    broadphase left; clamped bodies get a new ``pos``/``angle`` and ``moved`` =
-    MOVED_BY_STEP. ``candidates``: ``(keys, tree, static_tree, rule, one_way)``, the
-    pair keys, the two trees' ``TreeArrays``, the ``PairRule`` (filtered shapes never
-    stop a body) and the shapes' one-way directions (s, 2). Sensors are not swept.
-    ``params``: ``slop`` (surfaces stop ``slop`` apart, rounded ones ``slop`` into each
-    other) and ``safety`` (``find_fast``'s fraction). Returns how many were clamped.
+    world's ``BodyArrays`` and ``PieceArrays`` (read: the poses at the step's start and
+    now, the extents, ``bullet``, the geometry and fat boxes; clamped bodies get a new
+    ``pos``/``angle`` and ``moved`` = MOVED_BY_STEP). ``candidates``: ``(keys, tree,
+    static_tree, rule, one_way)``: the pair keys, both trees' ``TreeArrays``, the
+    ``PairRule`` (filtered shapes never stop a body), the one-way directions (s, 2).
+    ``params``: ``(slop, safety)``: surfaces stop ``slop`` apart (rounded ones ``slop``
+    into each other); ``safety`` is ``find_fast``'s. Returns how many were clamped.
 
-    Each piece of a fast body is swept (``sweeps.swept_box``) against the candidates under
-    its box (its paired pieces, ``_paired_moving``, or the moving tree; and the static
-    tree), slow bodies held at their end pose, fast ones left to ``fast_pairs``; the
-    body is clamped to its earliest impact (``_clamp``). The time-of-impact call and the
-    paired loop stay here: inlined, Numba kept reference counts (4 % slower on rain2000).
+    Each fast piece (not a sensor) is swept against the candidates under its swept box
+    (its paired pieces, ``_paired_moving``, or the moving tree; the static tree): slow
+    bodies held at their end pose (``_moves_far``), fast ones left to ``fast_pairs``.
+    The loop stays inline (as helpers, Numba kept reference counts: 4 % slower on rain2000).
     """
     slop, safety = params
     btype, bullet, extent, min_extent = bodies.btype, bodies.bullet, bodies.extent, bodies.min_extent
@@ -205,7 +223,6 @@ def solve_continuous(fast, bodies, pieces, candidates, params):
     keys, tree, static_tree, rule, one_way = candidates
     aabb, parent, child1, child2, height, user, meta = tree
     s_aabb, s_parent, s_child1, s_child2, s_height, s_user, s_meta = static_tree
-    piece_sensor, piece_shape = pieces.sensor, pieces.shape
     frac = np.ones(btype.shape[0])
     first, partner = _paired_moving(fast, btype, piece_body, keys)
     stack = _query_stack(height, meta, s_height, s_meta)
@@ -214,7 +231,7 @@ def solve_continuous(fast, bodies, pieces, candidates, params):
     center = np.empty((1, 2))
     for p in range(piece_body.shape[0]):
         i = piece_body[p]
-        if i < 0 or fast[i] == 0 or piece_sensor[p]:  # a free row, a slow body, a sensor
+        if i < 0 or fast[i] == 0 or pieces.sensor[p]:  # a free row, a slow body, a sensor
             continue
         sw = body_sweep(pos0, angle0, pos, angle, com, i)
         sp, kp, rp = piece_start[p], piece_count[p], piece_radius[p]
@@ -236,15 +253,18 @@ def solve_continuous(fast, bodies, pieces, candidates, params):
             q = out[h]
             j = piece_body[q]
             if (j == i or (fast[j] != 0 and btype[j] != STATIC) or not pair_admitted(rule, p, q)
-                    or box_misses(piece_fat, q, x0, y0, x1, y1)):  # (lanes round: exact test)
+                    or box_misses(piece_fat, q, x0, y0, x1, y1)  # (lanes round: exact test)
+                    or _passes_one_way(one_way, pieces.shape[q], sw)):
                 continue
-            if _passes_one_way(one_way, piece_shape[q], sw):
-                continue
-            if btype[j] != STATIC and _moves_with(sw, body_sweep(pos0, angle0, pos, angle, com, j),
-                                                  extent[i], extent[j], min_extent[i], safety):
-                continue
-            # Held at its end pose (as in Box2D): a body stopped at its first touch of
-            # that pose is not run into by the rest of its motion.
+            meets = 1.0  # when they meet, both moving (``_moves_far``; 1: not asked)
+            if btype[j] != STATIC:
+                swj = body_sweep(pos0, angle0, pos, angle, com, j)
+                if _moves_with(sw, swj, extent[i], extent[j], min_extent[i], safety):
+                    continue
+                if btype[j] == KINEMATIC and _moves_far(swj, extent[j], min_extent[j], safety):
+                    meets = pieces_time(pieces, p, q, sw, swj, slop, scratch, center)
+                    if meets <= 0.0:  # they never meet: its end pose is not in the way
+                        continue
             other = (pos[j, 0], pos[j, 1], angle[j], pos[j, 0], pos[j, 1], angle[j], 0.0, 0.0)
             sq, kq, rq = piece_start[q], piece_count[q], piece_radius[q]
             target = max(slop, rp + rq - slop)
@@ -253,6 +273,7 @@ def solve_continuous(fast, bodies, pieces, candidates, params):
             if t == 0.0:  # starts touching: sweep its core circle instead
                 t = core_impact_time(verts, norms, sp, kp, rp, sw, sq, kq, rq, other, slop,
                                       scratch, center)
+            t = meets if t <= 0.0 or t > meets else t  # (meets 1: none stays none)
             if 0.0 < t < frac[i]:
                 frac[i] = t
     fast_pair_impacts(fast, frac, bodies, pieces, rule, one_way, params, scratch, center)

@@ -33,9 +33,8 @@ import numpy as np
 
 from .._jit import njit, njit_inline
 from ..broadphase.filter_rule import pair_admitted
-from ..constants import LANE_WIDTH, TOI_TOLERANCE_FRACTION
-from ..collision.toi import piece_toi
-from .sweeps import body_sweep, core_impact_time, relative_motion, sub_sweep, swept_box
+from ..constants import LANE_WIDTH
+from .sweeps import body_sweep, pieces_time, relative_motion, sub_sweep, swept_box
 
 _MISS = -1.0  # no impact in the step
 _DONE = -2.0  # the pair's bodies already clamped against each other
@@ -122,25 +121,6 @@ def _candidate_keys(idx, box, bodies, pieces, rule, one_way):
 
 
 @njit_inline
-def _pieces_time(pieces, p, q, swp, swq, slop, scratch, center):
-    """First impact in (0, 1] of pieces ``p`` and ``q`` sweeping ``swp`` and ``swq``; 0
-    or less when none. Pieces that start touching sweep their core circles instead,
-    each against the other piece (``sweeps.core_impact_time``), the earlier counting."""
-    verts, norms = pieces.verts, pieces.norms
-    sp, kp, rp = pieces.start[p], pieces.count[p], pieces.radius[p]
-    sq, kq, rq = pieces.start[q], pieces.count[q], pieces.radius[q]
-    target = max(slop, rp + rq - slop)
-    t = piece_toi(verts, sp, kp, swp, verts, sq, kq, swq, target,
-                  TOI_TOLERANCE_FRACTION * slop, scratch)[0]
-    if t == 0.0:
-        t = core_impact_time(verts, norms, sp, kp, rp, swp, sq, kq, rq, swq, slop, scratch, center)
-        u = core_impact_time(verts, norms, sq, kq, rq, swq, sp, kp, rp, swp, slop, scratch, center)
-        if u > 0.0 and (t <= 0.0 or u < t):
-            t = u
-    return t
-
-
-@njit_inline
 def _pair_time(key, frac, bodies, pieces, params, scratch, center):
     """Time of impact of a candidate pair under its bodies' motions cut at ``frac``
     (float64 (n,)): both move until the earlier cut ``f``; then the one still moving
@@ -162,7 +142,7 @@ def _pair_time(key, frac, bodies, pieces, params, scratch, center):
         a = swi if f == 1.0 else sub_sweep(swi, 0.0, f)
         b = swj if f == 1.0 else sub_sweep(swj, 0.0, f)
         if relative_motion(a, b, ei, ej) > slow:
-            s = _pieces_time(pieces, p, q, a, b, slop, scratch, center)
+            s = pieces_time(pieces, p, q, a, b, slop, scratch, center)
             if s > 0.0:
                 return s * f
     if g <= f:
@@ -173,7 +153,7 @@ def _pair_time(key, frac, bodies, pieces, params, scratch, center):
         a, b = sub_sweep(swi, f, g), sub_sweep(swj, f, f)
     if relative_motion(a, b, ei, ej) <= slow:
         return _MISS
-    s = _pieces_time(pieces, p, q, a, b, slop, scratch, center)
+    s = pieces_time(pieces, p, q, a, b, slop, scratch, center)
     return f + s * (g - f) if s > 0.0 else _MISS
 
 

@@ -1,5 +1,6 @@
 """The sweeps the continuous stage tests: a body's motion over one step, the box a piece
-covers along it, and the fallbacks for pieces that start touching.
+covers along it, the fallbacks for pieces that start touching, and the time of impact of
+two pieces that both move.
 
 Shared by ``continuous.py`` (a fast body against static and slow bodies) and
 ``fast_pairs.py`` (two fast bodies against each other). A sweep is ``toi.py``'s tuple
@@ -101,4 +102,23 @@ def core_impact_time(verts, norms, sp, kp, rp, sw, sq, kq, rq, other, slop, scra
     t, d = piece_toi(center, 0, 1, sw, verts, sq, kq, other, target, tol, scratch)[:2]
     if t == 0.0 and d > 0.0:
         t = piece_toi(center, 0, 1, sw, verts, sq, kq, other, CCD_THIN_ADVANCE * d, 0.0, scratch)[0]
+    return t
+
+
+@njit_inline
+def pieces_time(pieces, p, q, swp, swq, slop, scratch, center):
+    """First impact in (0, 1] of pieces ``p`` and ``q`` sweeping ``swp`` and ``swq``; 0
+    or less when none. Pieces that start touching sweep their core circles instead,
+    each against the other piece (``core_impact_time``), the earlier counting."""
+    verts, norms = pieces.verts, pieces.norms
+    sp, kp, rp = pieces.start[p], pieces.count[p], pieces.radius[p]
+    sq, kq, rq = pieces.start[q], pieces.count[q], pieces.radius[q]
+    target = max(slop, rp + rq - slop)
+    t = piece_toi(verts, sp, kp, swp, verts, sq, kq, swq, target,
+                  TOI_TOLERANCE_FRACTION * slop, scratch)[0]
+    if t == 0.0:
+        t = core_impact_time(verts, norms, sp, kp, rp, swp, sq, kq, rq, swq, slop, scratch, center)
+        u = core_impact_time(verts, norms, sq, kq, rq, swq, sp, kp, rp, swp, slop, scratch, center)
+        if u > 0.0 and (t <= 0.0 or u < t):
+            t = u
     return t

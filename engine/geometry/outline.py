@@ -110,17 +110,22 @@ def _distinct(p, eps):
 
 def _drop_collinear(p, idx, eps):
     """Remove collinear vertices, every other one of a run per round (each removal is judged against
-    neighbours that stay, so the tolerance cannot accumulate); a reversal is an error."""
+    neighbours that stay, so the tolerance cannot accumulate); a reversal is an error.
+
+    Straight ones go first; a reversal is judged only when none is left. A vertex a little over
+    ``eps`` from its neighbour is within ``eps`` of most lines through that neighbour, so a real
+    corner next to such a straight vertex looked like a spike until the straight vertex went."""
     while len(p) >= 3:
         on_line = np.abs(chord_offsets(p)) <= eps
         back = on_line & (((p - _prev(p)) * (successors(p) - p)).sum(axis=1) <= 0.0)
-        if back.any():
+        straight = on_line & ~back
+        if back.any() and not straight.any():
             raise ValueError(f"the boundary doubles back on itself at vertex {idx[np.argmax(back)]} "
                              "(a zero-width spike); " + _TOUCH)
-        if not on_line.any():
+        if not straight.any():
             break
-        s = int(np.argmin(on_line))  # runs start after a vertex that stays
-        p, idx, flag = np.roll(p, -s, axis=0), np.roll(idx, -s), np.roll(on_line, -s)
+        s = int(np.argmin(straight))  # runs start after a vertex that stays
+        p, idx, flag = np.roll(p, -s, axis=0), np.roll(idx, -s), np.roll(straight, -s)
         pos = np.arange(len(p))
         start = np.maximum.accumulate(np.where(flag & ~_prev(flag), pos, 0))
         keep = ~(flag & ((pos - start) % 2 == 0))
