@@ -123,11 +123,8 @@ def store_in_cache(hist, i, pose, reach, tol, frame_a, frame_b, man, n):
         hist[i, H_RY] = ry
         hist[i, H_RA] = ra
         hist[i, H_REACH] = reach
-        # With no points the routines leave ``man``'s normal unset (whatever an earlier pair
-        # or the allocation left): no reader uses it, but kept it made the history, and so
-        # ``World.state_hash``, depend on memory contents.
-        nx = man[M_NX] if n > 0 else 0.0
-        ny = man[M_NY] if n > 0 else 0.0
+        nx = man[M_NX]  # 0 for a manifold without points (the narrowphase clears it)
+        ny = man[M_NY]
         hist[i, H_LNX], hist[i, H_LNY] = to_local(nx, ny, ca, sa)
         for p in range(n):
             src = M_P1X + MANIFOLD_POINT_STRIDE * p
