@@ -108,9 +108,12 @@ def brute_pairs(moved, model_t, model_s, body, dynamic):
 
 def _rule(body, body_type):
     """A PairRule admitting every pair on different bodies with a dynamic one (one shape,
-    unfiltered)."""
+    unfiltered, one lane); every user's own box is the whole plane, so the trees' boxes
+    alone decide which pairs overlap."""
+    everywhere = np.tile([-np.inf, -np.inf, np.inf, np.inf], (body.shape[0], 1))
     return PairRule(body, body_type, np.zeros(body.shape[0], np.int32), np.ones(1, np.uint64),
-                    np.full(1, ~np.uint64(0)), np.zeros(1, np.int64), np.empty(0, np.int64))
+                    np.full(1, ~np.uint64(0)), np.zeros(1, np.int64), np.empty(0, np.int64),
+                    np.zeros(body_type.shape[0], np.int32), everywhere)
 
 
 @FAST
