@@ -163,7 +163,7 @@ def test_the_speed_cap_holds_for_any_finite_speed(speed, free):
     state = np.zeros((n, STATE_SIZE))
     state[:, S_VX] = [speed, -speed, speed / math.sqrt(2)]
     state[:, S_VY] = [0.0, speed, speed / math.sqrt(2)]
-    args = (0.0, 0.0, btype, in_contact, np.ones(n), zeros, zeros2, zeros, zeros, zeros, np.ones(n), state,
+    args = (np.zeros((1, 2)), np.zeros(n, np.int32), btype, in_contact, np.ones(n), zeros, zeros2, zeros, zeros, zeros, np.ones(n), state,
             K.MAX_LINEAR_SPEED, K.MAX_ROTATION)
     if free:
         integrate_free(4, DT / 4, *args, np.zeros((n, 2)), np.zeros(n))
