@@ -2,18 +2,17 @@
 the static body moved by hand, so the two joints pull the body toward poses that
 differ (a random run of ``test_stateful.py`` found NaN this way, 2026-11-25).
 
-The joints fight: the soft step's warm start and biased pass kick the body far faster
-than any contact would. Before the fix a body so kicked moved at whatever speed the
-solver left, turned hundreds of radians within a substep, and the kicks grew about
-tenfold per substep until the state overflowed to NaN (within three steps in
+The joints fight: the warm start and the biased pass kick the body far faster than any
+contact would. Before the fix a body so kicked moved at whatever speed the solver left,
+turned hundreds of radians within a substep, and the kicks grew about tenfold per
+substep until the state overflowed to NaN (within three steps in
 ``test_a_turned_static_body_under_a_prismatic_and_a_revolute_joint``). The step now
-caps a dynamic body's velocity where it moves (``integrate_positions``) as well as
-where gravity and forces are added, so no body moves faster than ``MAX_LINEAR_SPEED``
-or turns more than ``MAX_ROTATION`` in a substep, fighting joints or not.
-
-A fight that lasts keeps growing the joints' accumulated impulses (their
-``reaction_force``) while the bodies' motion stays capped; Box2D v3 diverges on the
-same scenes. These tests cover the steps right after the static body moved.
+caps a dynamic body's velocity where it moves (``integrate_positions``), so no body
+moves faster than ``MAX_LINEAR_SPEED`` or turns more than ``MAX_ROTATION`` in a
+substep, and after the warm start (``cap_velocities``), so that a lasting fight's
+accumulated impulses stay bounded (with the first cap alone they grew about 1e5-fold a
+step and overflowed after 54 steps in ``test_a_lasting_fight_stays_finite``; Box2D v3
+diverges on such scenes).
 """
 import math
 
@@ -77,6 +76,23 @@ def test_a_turned_static_body_under_a_prismatic_and_a_revolute_joint():
                                      (False, True), 0.125, (0.0, -3.0))
     ground.angle = 1.0
     _assert_finite_and_capped(world, body, STEPS)
+
+
+def test_a_lasting_fight_stays_finite():
+    """Two revolute joints whose anchors cannot meet (the static body moved between
+    their creations), found by a search over the family below run for 60 steps. With
+    the cap where bodies move alone, the joints' forces grew about 1e5-fold a step while
+    the body circled at 182 m/s, and were NaN at step 54; they now settle near 1e5 N."""
+    world = World(gravity=(0.0, -10.0))
+    ground = world.create_body("static", position=(0.98876, -1.60801), angle=0.42052)
+    body = world.create_body(position=(-1.15084, 2.51513), angle=-0.99202)
+    body.add_shape(Circle(0.19719), density=0.5)
+    world.create_revolute_joint(ground, body, (-0.9449, 2.93668))
+    ground.position, ground.angle = (-1.68996, -0.25169), 2.96633
+    world.create_revolute_joint(ground, body, (1.9271, -2.42561))
+    ground.position, ground.angle = (2.56978, 2.00734), -2.24277
+    _assert_finite_and_capped(world, body, 80)
+    assert max(math.hypot(*j.reaction_force) for j in world.joints) < 1e7
 
 
 @settings(max_examples=60, deadline=None)

@@ -82,20 +82,38 @@ def integrate_velocities(h, gravity, lane, btype, in_contact, inv_mass, inv_iner
 
 
 @njit
+def cap_velocities(h, btype, in_contact, state, max_speed, max_rotation):
+    """Cap the velocities of the dynamic bodies with ``in_contact`` set (:func:`_capped`);
+    the solver calls it after the warm start in a world with joints.
+
+    Joints that cannot all hold (two joints on one body after the static body they hang
+    from was moved by hand) fight, and their accumulated impulses cancel only in the pose
+    they were summed in: re-applied by the next substep's warm start in a turned pose,
+    they kick the body at any speed, the biased pass absorbs that kick into the
+    accumulated impulses, and the next warm start kicks harder. Uncapped, the impulses
+    grew about tenfold per substep until the state overflowed to NaN, after about 50
+    steps even with the bodies' motion capped (:func:`integrate_positions`). Capped
+    here, each pass adds a bounded amount to an accumulated impulse (its effective mass
+    times speeds bounded by the caps and the bias), and the soft constraints' leak keeps
+    the sum bounded (``tests/test_conflicting_joints.py``). Box2D v3 caps only in
+    :func:`integrate_velocities`, and diverges on such scenes.
+    """
+    for i in range(btype.shape[0]):
+        if btype[i] == DYNAMIC and in_contact[i]:
+            state[i, S_VX], state[i, S_VY], state[i, S_W] = _capped(
+                h, state[i, S_VX], state[i, S_VY], state[i, S_W], max_speed, max_rotation)
+
+
+@njit
 def integrate_positions(h, btype, in_contact, state, center, angle, center0, max_speed,
                         max_rotation):
     """One substep of ``c += h*v``, ``angle += h*w`` for the moving bodies with
     ``in_contact`` set.
 
-    A dynamic body's velocity is capped here again (:func:`_capped`, and stored back):
+    A dynamic body's velocity is capped again here (:func:`_capped`, and stored back):
     :func:`integrate_velocities` capped it before the warm start and the biased pass,
-    which may speed it up without bound. Joints that cannot all hold (two joints on
-    one body after the static body they hang from was moved by hand) fight there:
-    their accumulated impulses cancel only in the pose they were summed in, so a body
-    turned far within a substep is kicked harder in the next, about tenfold per
-    substep, until the state overflows to NaN (``tests/test_conflicting_joints.py``;
-    Box2D v3 caps only where :func:`integrate_velocities` does, and its bodies reach
-    1e21 m/s on such scenes). Capped where it moves, no body moves faster than
+    and the biased pass may speed it up without bound (joints that cannot all hold:
+    :func:`cap_velocities`). Capped where it moves, no body moves faster than
     ``max_speed`` or turns more than ``max_rotation`` in a substep, as the contact
     prediction, continuous collision and the rotation ``q`` below assume.
 

@@ -34,7 +34,7 @@ import numpy as np
 from .._jit import njit, njit_inline
 from .coloring import order_contacts
 from .contact_solver import relax, restitution, solve, warm_start
-from .integrate import integrate_free, integrate_positions, integrate_velocities
+from .integrate import cap_velocities, integrate_free, integrate_positions, integrate_velocities
 from ..body_state import STATE_SIZE, S_QC, S_VX, S_VY, S_W
 from .solver_rows import WORK_SIZE, gather, scatter
 from ..constants import (JOINT_MAX_HERTZ_FRACTION, MAX_HERTZ_FRACTION, MOVED_BY_HAND, STATIC,
@@ -142,6 +142,8 @@ def _substeps(bodies, stype, params, h, in_contact, state, center, center0, work
             _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, 0)
         warm_start(work, wa, wb, state)
         if joints is not None:
+            # joints that cannot all hold kick bodies here (see cap_velocities)
+            cap_velocities(h, stype, in_contact, state, max_speed, max_rotation)
             _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, 1)
         solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap, reverse)
         integrate_positions(h, stype, in_contact, state, center, bodies.angle, center0,
