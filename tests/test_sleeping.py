@@ -217,6 +217,32 @@ def test_awake_false_puts_the_island_to_sleep_now():
     assert not any(b.awake for b in boxes) and far.awake
 
 
+@pytest.mark.parametrize("slept_first", [True, False])
+def test_a_body_put_to_sleep_wakes_when_an_awake_body_touches_it_next_step(slept_first):
+    """A random stateful run: a ball put to sleep by hand (no body slept after the last
+    step) where an awake ball overlaps it stayed asleep through the step, and the contact
+    pushed it (a sleeping body with a velocity). The new touch wakes it, as any touch of
+    a sleeping island by an awake body does."""
+    world = World()
+    sleeper = world.create_body(position=(0.0, -3.0))
+    sleeper.add_shape(Circle(0.5))
+    other = world.create_body(position=(0.3, 0.0))
+    other.add_shape(Circle(0.5))
+    world.step(DT)  # apart: nothing sleeps after this step
+    if slept_first:
+        sleeper.awake = False
+        other.position = (0.3, -3.0)
+    else:
+        sleeper.position = (-0.3, 0.0)
+        sleeper.awake = False
+    assert not sleeper.awake
+    world.step(DT)
+    assert sleeper.awake and len(world.contacts()) == 1
+    b = world._state.bodies
+    asleep = b.asleep[:b.used] != 0
+    assert not np.any(b.vel[:b.used][asleep]) and not np.any(b.angvel[:b.used][asleep])
+
+
 def test_sensors_see_sleeping_bodies():
     world = World()
     _ground(world)

@@ -7,10 +7,10 @@ One call advances every body by one step ``dt`` in ``substeps`` substeps of ``h`
     order the contacts with points by colour (coloring.py); integrate free bodies
     gather solver rows (effective masses, approach speeds; solver_rows.py)
     for each substep (_substeps; passes in contact_solver.py):
-        integrate velocities (gravity, forces, damping) of bodies in contact
-        warm start (apply last impulses)
+        integrate velocities (gravity, forces, damping) of bodies in contact, capped
+        warm start (apply last impulses); with joints, velocities capped again
         solve, biased: soft contacts push penetration out (at most ``pushout`` m/s)
-        integrate positions of bodies in contact
+        integrate positions of bodies in contact, their velocities capped again
         relax, unbiased: removes the velocity the bias added, and solves friction
     restitution (one pass, approach speeds above the threshold only)
     scatter the impulses back to the contact rows (warm starting next step)

@@ -95,3 +95,7 @@ def sleep_island(state, i):
     b.angvel[members] = 0.0
     b.sleep_time[members] = 0.0
     state.awake = -1
+    # The step wakes islands that an awake body touches only while some body sleeps
+    # (``stages.wake``): without this count, a body put to sleep here and touched in the
+    # next step stayed asleep, and the solver pushed it (a random stateful run).
+    state.asleep_count += members.size

@@ -185,7 +185,7 @@ class WorldState:
         self.time_to_sleep = K.TIME_TO_SLEEP
         self.next_island = 0  # the label the next island to fall asleep gets
         self.awake = -1  # awake non-static bodies after the last step (-1: not known)
-        self.asleep_count = 0  # sleeping bodies after the last step
+        self.asleep_count = 0  # sleeping bodies after the last step, or put to sleep since
         self.locked = False  # True while the world steps
         # Bumped by every change the queries' cached arrays depend on (``touch``).
         self.epoch = 0  # poses (a step, a pose set by hand), and everything below
