@@ -177,8 +177,7 @@ class WorldBatch:
     def gravity(self, value):
         g = lanes.as_lane_vectors(value, self._n, "gravity", K.MAX_GRAVITY)
         self._state.check_unlocked()
-        np.copyto(self._state.lane_gravity, g)
-        lanes.wake_lanes(self._state, np.flatnonzero(np.ones(self._n, bool)), self._per_world)
+        np.copyto(self._state.lane_gravity, g)  # as World.gravity: sleeping bodies stay asleep
 
     def set_materials(self, friction=None, restitution=None, worlds=None):
         """Set the shapes' friction and restitution, per world or per world and shape.

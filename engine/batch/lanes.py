@@ -6,9 +6,9 @@ input before it writes anything, and does to each body what the ``Body`` setters
 import numpy as np
 
 from .. import constants as K
-from ..world import sleeping
+from ..world import attach, sleeping
 
-__all__ = ["as_lanes", "as_lane_vectors", "wake_lanes", "set_materials", "set_state", "apply_forces",
+__all__ = ["as_lanes", "as_lane_vectors", "set_materials", "set_state", "apply_forces",
            "initial_rows", "reset"]
 
 
@@ -53,14 +53,6 @@ def as_lane_vectors(value, n, name, limit):
 def _rows(lanes, per):
     """Row indices ``lane * per + j`` of the chosen lanes, lane after lane."""
     return (lanes[:, None] * per + np.arange(per)[None, :]).ravel()
-
-
-def wake_lanes(state, lanes, per_world):
-    """Wake every body of the chosen lanes (a setting of theirs changed)."""
-    b = state.bodies
-    for i in _rows(lanes, per_world[0]):
-        if b.asleep[i] or b.sleep_time[i]:
-            sleeping.wake(state, int(i))
 
 
 def set_materials(state, per_world, lanes, friction, restitution):
@@ -142,8 +134,6 @@ def apply_forces(state, per_world, lanes, forces, torques):
 
 def _reinsert(state, rows):
     """Re-box the pieces of body ``rows`` placed by hand (as ``Body.position`` does)."""
-    from ..world import attach  # the module that owns re-boxing pieces
-
     pieces = np.flatnonzero(np.isin(state.pieces.body[: state.pieces.used], rows))
     attach.reinsert_pieces(state, pieces)
 
