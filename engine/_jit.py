@@ -36,10 +36,15 @@ elsewhere (``NUMBA_CACHE_DIR``, or a user-wide directory for read-only installs)
 covered: clear those by hand after changing kernels.
 """
 import hashlib
+import math
+import os
 import pathlib
 import re
+import sys
+import time
 
 import numba
+import numba.core.event
 
 njit = numba.njit(cache=True, error_model="numpy", nogil=True, fastmath={"contract"})
 
@@ -123,3 +128,49 @@ def clear_stale_cache(package=None):
 
 
 clear_stale_cache()
+
+
+class CompileNotice(numba.core.event.Listener):
+    """Says so on stderr, in one line, when the engine starts compiling kernels.
+
+    On a program's first run (an empty Numba cache) the first step compiles every kernel it
+    uses, which takes about a minute and would otherwise look like a hang; later runs load
+    the compiled code from the cache and print nothing. The line is printed when an engine
+    kernel starts compiling after at least ``quiet_for`` seconds without compiling: once
+    for a program's first steps, and again for one that makes its first ray query
+    minutes later (the query kernels compile on first use). Set the environment
+    variable ``ENGINE_COMPILE_NOTICE=0`` to silence it.
+
+    Examples
+    --------
+    >>> import io
+    >>> notice = CompileNotice(stream=io.StringIO())
+    >>> notice.announce("engine.contacts.narrowphase", now=100.0)
+    >>> notice.announce("engine.dynamics.soft_step", now=101.0)  # the same burst
+    >>> notice.stream.getvalue().count("\\n")
+    1
+    """
+
+    def __init__(self, stream=None, quiet_for=60.0):
+        self.stream = stream
+        self.quiet_for = quiet_for
+        self.last = -math.inf
+
+    def announce(self, module, now):
+        """Print the line if ``module`` is the engine's and no compile ran lately."""
+        if module.split(".")[0] != __package__:
+            return
+        if now - self.last > self.quiet_for:
+            print("engine: compiling its Numba kernels for this machine (up to a minute, once: "
+                  "later runs load them from the cache) ...", file=self.stream or sys.stderr, flush=True)
+        self.last = now
+
+    def on_start(self, event):
+        self.announce(getattr(event.data["dispatcher"].py_func, "__module__", "") or "", time.monotonic())
+
+    def on_end(self, event):
+        self.last = time.monotonic()
+
+
+if os.environ.get("ENGINE_COMPILE_NOTICE", "1") != "0":
+    numba.core.event.register("numba:compile", CompileNotice())

@@ -21,8 +21,18 @@ from .seam_rows import GHOST_SIZE
 from .. import constants as K
 from .._checks import as_float, as_points, as_vec2
 from .limits import as_density, as_length, as_rounding
+from .memo import Memo
 
 __all__ = ["Shape", "Circle", "Segment", "Polygon"]
+
+# Geometry of recently built shapes by their validated arguments (``memo.py``). Keys
+# carry the signs of zero coordinates: -0.0 == 0.0, but the results may differ in the
+# sign of a zero.
+_MEMO = Memo()
+
+
+def _signs(*values):
+    return tuple(math.copysign(1.0, v) for v in values)
 
 
 def _edge_normals(v):
@@ -81,6 +91,72 @@ def _rounded_moments(v, normals, r):
     return area, first, second
 
 
+def _geometry(pieces, radius, outline=None, interior=None, cones=None):
+    """A shape's slots from its convex ``pieces`` (lists of CCW vertices) and rounding
+    ``radius``: vertex, normal and seam rows, the packed rows, and exact mass moments."""
+    verts = np.ascontiguousarray(np.vstack(pieces), dtype=np.float64)
+    normals = [_edge_normals(p) if len(p) > 1 else np.zeros((1, 2)) for p in pieces]
+    norms = np.vstack(normals)
+    starts = np.zeros(len(pieces) + 1, dtype=np.int64)
+    starts[1:] = np.cumsum([len(p) for p in pieces])
+    # Per vertex, for the narrowphase's seam rules (collision/seams.py, G_* columns):
+    # is the edge leaving it an interior cut, the outline's normal cone there, and
+    # does its piece have a cut. A convex shape's cone is its own corner's.
+    ghost = np.zeros((len(verts), GHOST_SIZE))
+    if interior is not None:
+        ghost[:, 0] = interior
+        for p in range(len(pieces)):  # G_CONCAVE: the piece has a cut
+            ghost[starts[p]:starts[p + 1], 5] = float(np.any(interior[starts[p]:starts[p + 1]]))
+    ghost[:, 1:5] = (np.vstack(cones) if cones is not None else
+                    np.hstack((np.vstack([np.roll(n, 1, axis=0) for n in normals]), norms)))
+    # Moments about a point of the shape, not the local origin: about the origin, a
+    # shape far from it has a second moment ~ area * distance^2 and the moment about
+    # the centroid would be lost to cancellation (a 0.1 m disc 1 km out kept 8 digits).
+    ref = verts.mean(axis=0)
+    if outline is None:
+        area, first, second = _rounded_moments(verts - ref, norms, radius)
+    else:  # a concave polygon: the outline's moments, not the sum of overlapping hulls
+        area, first, second = _polygon_moments(outline - ref)
+    # Kept writeable: Numba dispatches read-only arrays on a slower path. They are
+    # private; the public accessors hand out read-only views.
+    norms = np.ascontiguousarray(norms)
+    # The same columns side by side, for ``collide`` (collision/shape_pairs.py: one array
+    # to unbox per shape instead of three).
+    pack = np.ascontiguousarray(np.hstack((verts, norms, ghost)))
+    if area > 0:
+        # A disc's centroid is its centre exactly: the numeric first moment leaves
+        # ~1e-17 behind, and a nonzero centre of mass costs a body trig every step.
+        off = first / area if len(verts) > 1 else np.zeros(2)
+        centroid = (float(ref[0] + off[0]), float(ref[1] + off[1]))
+        second = float(second - area * float(off @ off))  # about the centroid
+    else:  # a segment: the middle of its core
+        c = verts.mean(axis=0)
+        centroid, second = (float(c[0]), float(c[1])), 0.0
+    return verts, norms, starts, radius, ghost, pack, float(area), centroid, second
+
+
+def _polygon(pts, r, method):
+    """A polygon's cleaned outline, convexity, interior-edge flags and geometry."""
+    outline = _decompose.validate_polygon(pts)
+    outline.flags.writeable = False
+    if _decompose.is_convex(outline):
+        convex, interior = True, np.zeros(len(outline), dtype=np.bool_)
+        geometry = _geometry([outline], r)
+    else:
+        if r > 0.0:
+            raise ValueError("a rounded polygon (radius > 0) must be convex; "
+                             "round a concave outline by building it from convex rounded parts")
+        convex = False
+        pieces = _decompose.insert_outline_vertices(_decompose.decompose(outline, method=method), outline)
+        interior = np.concatenate(_decompose.interior_edges(pieces, outline))
+        geometry = _geometry(pieces, r, outline=outline, interior=interior,
+                             cones=_decompose.outline_cones(pieces, outline))
+    interior.flags.writeable = False
+    if not geometry[6] >= K.MIN_LENGTH ** 2:
+        raise ValueError(f"a polygon must enclose at least {K.MIN_LENGTH ** 2:g} m^2, got {geometry[6]:g}")
+    return outline, convex, interior, geometry
+
+
 class Shape:
     """Base of all shapes: geometry for the kernels and mass properties.
 
@@ -91,51 +167,10 @@ class Shape:
     __slots__ = ("_verts", "_norms", "_starts", "_radius", "_area", "_centroid", "_second", "_ghost",
                  "_pack")
 
-    def _finish(self, pieces, radius, outline=None, interior=None, cones=None):
-        verts = np.ascontiguousarray(np.vstack(pieces), dtype=np.float64)
-        normals = [_edge_normals(p) if len(p) > 1 else np.zeros((1, 2)) for p in pieces]
-        norms = np.vstack(normals)
-        starts = np.zeros(len(pieces) + 1, dtype=np.int64)
-        starts[1:] = np.cumsum([len(p) for p in pieces])
-        # Per vertex, for the narrowphase's seam rules (collision/seams.py, G_* columns):
-        # is the edge leaving it an interior cut, the outline's normal cone there, and
-        # does its piece have a cut. A convex shape's cone is its own corner's.
-        ghost = np.zeros((len(verts), GHOST_SIZE))
-        if interior is not None:
-            ghost[:, 0] = interior
-            for p in range(len(pieces)):  # G_CONCAVE: the piece has a cut
-                ghost[starts[p]:starts[p + 1], 5] = float(np.any(interior[starts[p]:starts[p + 1]]))
-        ghost[:, 1:5] = (np.vstack(cones) if cones is not None else
-                        np.hstack((np.vstack([np.roll(n, 1, axis=0) for n in normals]), norms)))
-        self._ghost = ghost
-        # Moments about a point of the shape, not the local origin: about the origin, a
-        # shape far from it has a second moment ~ area * distance^2 and the moment about
-        # the centroid would be lost to cancellation (a 0.1 m disc 1 km out kept 8 digits).
-        ref = verts.mean(axis=0)
-        if outline is None:
-            area, first, second = _rounded_moments(verts - ref, norms, radius)
-        else:  # a concave polygon: the outline's moments, not the sum of overlapping hulls
-            area, first, second = _polygon_moments(outline - ref)
-        # Kept writeable: Numba dispatches read-only arrays on a slower path. They are
-        # private; the public accessors hand out read-only views.
-        self._verts, self._norms, self._starts, self._radius = verts, np.ascontiguousarray(norms), starts, radius
-        # The same columns side by side, for ``collide`` (collision/shape_pairs.py: one array
-        # to unbox per shape instead of three).
-        self._pack = np.ascontiguousarray(np.hstack((verts, norms, ghost)))
-        self._area = float(area)
-        if area > 0:
-            # A disc's centroid is its centre exactly: the numeric first moment leaves
-            # ~1e-17 behind, and a nonzero centre of mass costs a body trig every step.
-            off = first / area if len(verts) > 1 else np.zeros(2)
-            self._centroid = (float(ref[0] + off[0]), float(ref[1] + off[1]))
-            self._second = float(second - area * float(off @ off))  # about the centroid
-        else:
-            self._centroid = self._core_center()
-            self._second = 0.0
-
-    def _core_center(self):
-        c = self._verts.mean(axis=0)
-        return float(c[0]), float(c[1])
+    def _assign(self, geometry):
+        """Take the slots computed by :func:`_geometry` (shared, never written)."""
+        (self._verts, self._norms, self._starts, self._radius, self._ghost, self._pack,
+         self._area, self._centroid, self._second) = geometry
 
     @property
     def radius(self):
@@ -217,7 +252,8 @@ class Circle(Shape):
     def __init__(self, radius, center=(0.0, 0.0)):
         r = as_length(radius, "radius")
         cx, cy = as_vec2(center, "center", K.MAX_COORDINATE, "m")
-        self._finish([np.array([[cx, cy]])], r)
+        self._assign(_MEMO.get(("circle", r, cx, cy, _signs(r, cx, cy)),
+                               lambda: _geometry([np.array([[cx, cy]])], r)))
 
     @property
     def center(self):
@@ -258,7 +294,8 @@ class Segment(Shape):
         if not math.hypot(b[0] - a[0], b[1] - a[1]) >= K.MIN_LENGTH:
             raise ValueError(f"a segment's end points must be at least {K.MIN_LENGTH:g} m apart, "
                              f"got a = {a}, b = {b}")
-        self._finish([np.array([a, b], dtype=np.float64)], r)
+        self._assign(_MEMO.get(("segment", a, b, r, _signs(r, *a, *b)),
+                               lambda: _geometry([np.array([a, b], dtype=np.float64)], r)))
 
     @property
     def a(self):
@@ -312,25 +349,10 @@ class Polygon(Shape):
         r = as_rounding(radius)
         if method not in ("auto", "split", "earclip"):
             raise ValueError(f"unknown method {method!r}; use 'auto', 'split' or 'earclip'")
-        outline = _decompose.validate_polygon(pts)
-        outline.flags.writeable = False
-        self._outline = outline
-        self._convex = _decompose.is_convex(outline)
-        if self._convex:
-            self._finish([outline], r)
-            self._interior = np.zeros(len(outline), dtype=np.bool_)
-        else:
-            if r > 0.0:
-                raise ValueError("a rounded polygon (radius > 0) must be convex; "
-                                 "round a concave outline by building it from convex rounded parts")
-            pieces = _decompose.insert_outline_vertices(
-                _decompose.decompose(outline, method=method), outline)
-            self._interior = np.concatenate(_decompose.interior_edges(pieces, outline))
-            self._finish(pieces, r, outline=outline, interior=self._interior,
-                         cones=_decompose.outline_cones(pieces, outline))
-        self._interior.flags.writeable = False
-        if not self._area >= K.MIN_LENGTH ** 2:
-            raise ValueError(f"a polygon must enclose at least {K.MIN_LENGTH ** 2:g} m^2, got {self._area:g}")
+        key = ("polygon", pts.shape, pts.tobytes(), r, _signs(r), method)
+        (self._outline, self._convex, self._interior, geometry) = _MEMO.get(
+            key, lambda: _polygon(pts, r, method))
+        self._assign(geometry)
 
     @classmethod
     def box(cls, width, height, center=(0.0, 0.0), angle=0.0, radius=0.0):
