@@ -130,6 +130,32 @@ def as_pose(value, name):
             as_float(value[2], f"{name}[2]"))
 
 
+def as_array(value, name, shape, limit, low=None):
+    """``value`` as a float64 array broadcast to ``shape`` (a read-only view when it was
+    broadcast), finite, each entry within ``-limit .. limit`` and at least ``low``.
+
+    Examples
+    --------
+    >>> as_array(0.5, "angles", (3,), math.inf).tolist()
+    [0.5, 0.5, 0.5]
+    >>> as_array([[0, 1]], "velocities", (2, 2), 10.0).tolist()
+    [[0.0, 1.0], [0.0, 1.0]]
+    """
+    arr = np.asarray(value, dtype=np.float64)
+    try:
+        arr = np.broadcast_to(arr, shape)
+    except ValueError:
+        raise ValueError(f"{name} must have shape {shape} (or broadcast to it), got "
+                         f"{np.shape(value)}") from None
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name} must be finite (no NaN or infinity)")
+    if np.abs(arr).max(initial=0.0) > limit:
+        raise ValueError(f"{name} must be within +-{limit:g}")
+    if low is not None and arr.min(initial=low) < low:
+        raise ValueError(f"{name} must be >= {low:g}")
+    return arr
+
+
 def as_points(value, name, min_count=1, limit=None):
     """``value`` as a C-contiguous float64 (n, 2) array of finite coordinates (with
     ``limit``, each within ``-limit .. limit`` m)."""

@@ -6,6 +6,7 @@ input before it writes anything, and does to each body what the ``Body`` setters
 import numpy as np
 
 from .. import constants as K
+from .._checks import as_array
 from ..world import attach, sleeping
 
 __all__ = ["as_lanes", "as_lane_vectors", "set_materials", "set_state", "apply_forces",
@@ -29,25 +30,9 @@ def as_lanes(worlds, n):
     return np.unique(arr)
 
 
-def _finite(value, name, shape, limit, low=None):
-    arr = np.asarray(value, dtype=np.float64)
-    try:
-        arr = np.broadcast_to(arr, shape)
-    except ValueError:
-        raise ValueError(f"{name} must have shape {shape} (or broadcast to it), got "
-                         f"{np.shape(value)}") from None
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} must be finite (no NaN or infinity)")
-    if np.abs(arr).max(initial=0.0) > limit:
-        raise ValueError(f"{name} must be within +-{limit:g}")
-    if low is not None and arr.min(initial=low) < low:
-        raise ValueError(f"{name} must be >= {low:g}")
-    return arr
-
-
 def as_lane_vectors(value, n, name, limit):
     """A validated (n, 2) float array from (n, 2) or one (2,) vector."""
-    return _finite(value, name, (n, 2), limit).copy()
+    return as_array(value, name, (n, 2), limit).copy()
 
 
 def _rows(lanes, per):
@@ -80,7 +65,7 @@ def _per_shape(value, shape, name, limit, low):
     arr = np.asarray(value, dtype=np.float64)
     if arr.ndim == 1:
         arr = arr[:, None]
-    return _finite(arr, name, shape, limit, low)
+    return as_array(arr, name, shape, limit, low)
 
 
 def set_state(state, per_world, lanes, positions, angles, velocities, angular_velocities):
@@ -89,13 +74,13 @@ def set_state(state, per_world, lanes, positions, angles, velocities, angular_ve
     k = lanes.size
     new = {}
     if positions is not None:
-        new["pos"] = _finite(positions, "positions", (k, b, 2), K.MAX_COORDINATE).reshape(-1, 2)
+        new["pos"] = as_array(positions, "positions", (k, b, 2), K.MAX_COORDINATE).reshape(-1, 2)
     if angles is not None:
-        new["angle"] = _finite(angles, "angles", (k, b), np.inf).ravel()
+        new["angle"] = as_array(angles, "angles", (k, b), np.inf).ravel()
     if velocities is not None:
-        new["vel"] = _finite(velocities, "velocities", (k, b, 2), K.MAX_INPUT_SPEED).reshape(-1, 2)
+        new["vel"] = as_array(velocities, "velocities", (k, b, 2), K.MAX_INPUT_SPEED).reshape(-1, 2)
     if angular_velocities is not None:
-        new["angvel"] = _finite(angular_velocities, "angular_velocities", (k, b),
+        new["angvel"] = as_array(angular_velocities, "angular_velocities", (k, b),
                                 K.MAX_INPUT_ANGULAR_SPEED).ravel()
     state.check_unlocked()
     rows = _rows(lanes, b)
@@ -118,12 +103,12 @@ def apply_forces(state, per_world, lanes, forces, torques):
     k = lanes.size
     rows = _rows(lanes, b)
     bodies = state.bodies
-    f = _finite(forces, "forces", (k, b, 2), K.MAX_FORCE).reshape(-1, 2) + bodies.force[rows]
-    _finite(f, "the force applied this step", f.shape, K.MAX_FORCE)
+    f = as_array(forces, "forces", (k, b, 2), K.MAX_FORCE).reshape(-1, 2) + bodies.force[rows]
+    as_array(f, "the force applied this step", f.shape, K.MAX_FORCE)
     t = bodies.torque[rows]
     if torques is not None:
-        t = _finite(torques, "torques", (k, b), K.MAX_TORQUE).ravel() + t
-        _finite(t, "the torque applied this step", t.shape, K.MAX_TORQUE)
+        t = as_array(torques, "torques", (k, b), K.MAX_TORQUE).ravel() + t
+        as_array(t, "the torque applied this step", t.shape, K.MAX_TORQUE)
     state.check_unlocked()
     bodies.force[rows] = f
     bodies.torque[rows] = t

@@ -205,7 +205,8 @@ class AABBTree:
         live = self._height >= 0
         return self._aabb[live].copy(), self._height[live].copy()
 
-    def _reserve(self, free_nodes):
+    def reserve(self, free_nodes):
+        """Double the node pool once unless ``free_nodes`` nodes are free (an insert needs 2)."""
         cap = self.capacity
         if cap - self._meta[_k.META_NODES] >= free_nodes:
             return
@@ -251,7 +252,7 @@ class AABBTree:
         user = int(user)
         if not 0 <= user <= _MAX_USER:
             raise ValueError(f"user must be in 0 .. {_MAX_USER}, got {user}")
-        self._reserve(2)
+        self.reserve(2)
         return int(_k.tree_insert(*self.arrays, *box, user))
 
     def remove(self, node):

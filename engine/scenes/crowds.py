@@ -6,7 +6,7 @@ import numpy as np
 from ..geometry.shapes import Circle, Polygon
 from .scene import Scene
 
-__all__ = ["rain", "idle", "bullets", "tumbler"]
+__all__ = ["rain", "idle", "bullets", "smash", "tumbler"]
 
 
 def rain(circles=2000, polygons=1000, width=40.0, seed=1):
@@ -131,6 +131,32 @@ def bullets(count=50, speed=300.0, wall="static", radius=0.1, thickness=0.1, dt=
         x = -3.0 - speed * dt * k / count
         y = -0.5 * height + 1.0 + k * spacing
         scene.add("dynamic", (x, y), [(ball, 1.0, 0.6, 0.0)], velocity=(speed, 0.0), tag="bullet")
+    return scene
+
+
+def smash(columns=120, rows=80, spacing=0.4):
+    """Box2D's ``smash`` benchmark: a heavy 8 x 8 m box at 40 m/s hits a grid of
+    ``columns`` x ``rows`` small boxes, in zero gravity.
+
+    The numbers are Box2D's ``CreateSmash`` (``shared/benchmarks.c``): the striker has
+    density 8 and starts at (-20, 0); the boxes (side ``spacing``, touching) start at
+    x = 30 m, asleep (``BodySpec.awake``; they sleep only in a world with sleeping on).
+    At the defaults: 9601 bodies.
+
+    Examples
+    --------
+    >>> scene = smash(columns=3, rows=2)
+    >>> scene.gravity, len(scene.bodies), scene.bodies[0].velocity, scene.bodies[1].awake
+    ((0.0, 0.0), 7, (40.0, 0.0), False)
+    """
+    scene = Scene(f"smash{columns * rows + 1}", gravity=(0.0, 0.0))
+    scene.add("dynamic", (-20.0, 0.0), [(Polygon.box(8.0, 8.0), 8.0, 0.6, 0.0)], velocity=(40.0, 0.0),
+              tag="striker")
+    box = Polygon.box(spacing, spacing)
+    for i in range(columns):
+        for j in range(rows):
+            scene.add("dynamic", (i * spacing + 30.0, (j - rows / 2.0) * spacing), [(box, 1.0, 0.6, 0.0)],
+                      awake=False)
     return scene
 
 

@@ -1,10 +1,10 @@
 """Bodies resting on and striking each other in rows: pyramid, stack, domino chain, cradle."""
 import math
 
-from ..geometry.shapes import Circle, Polygon
+from ..geometry.shapes import Circle, Polygon, Segment
 from .scene import Scene, add_ground
 
-__all__ = ["pyramid", "vertical_stack", "domino", "cradle"]
+__all__ = ["pyramid", "many_pyramids", "vertical_stack", "domino", "cradle"]
 
 
 def pyramid(base, size=1.0, friction=0.6, density=1.0):
@@ -39,6 +39,38 @@ def pyramid(base, size=1.0, friction=0.6, density=1.0):
         for col in range(base - row):
             x = (col - 0.5 * (base - row - 1)) * size
             scene.add("dynamic", (x, y), [(box, density, friction, 0.0)], tag=f"r{row}")
+    return scene
+
+
+def many_pyramids(rows=20, columns=20, base=10, extent=0.5):
+    """Box2D's ``many_pyramids`` benchmark: ``rows`` x ``columns`` small pyramids of
+    ``base`` boxes each, every row of pyramids on its own ground segment.
+
+    The positions are those of Box2D's ``CreateManyPyramids`` (``shared/benchmarks.c``):
+    boxes of half side ``extent``, density 1, friction 0.6; one static ground body with
+    ``rows`` segment shapes (tag ``"ground"``), then the pyramids row by row. At the
+    defaults: 20 x 20 x 55 = 22,000 boxes.
+
+    Examples
+    --------
+    >>> scene = many_pyramids(rows=2, columns=3, base=4)
+    >>> scene.name, len(scene.bodies), len(scene.bodies[0].shapes)
+    ('many_pyramids2x3', 61, 2)
+    """
+    scene = Scene(f"many_pyramids{rows}x{columns}")
+    dy = 2.0 * extent * (base + 1.0)
+    width = 2.0 * extent * columns * (base + 1.0)
+    scene.add("static", (0.0, 0.0), [(Segment((-0.5 * width, i * dy), (0.5 * width, i * dy)), 1.0, 0.6, 0.0)
+                                     for i in range(rows)], tag="ground")
+    box = Polygon.box(2.0 * extent, 2.0 * extent)
+    for r in range(rows):
+        for c in range(columns):
+            center_x = -0.5 * width + c * (2.0 * extent * base + 2.0 * extent) + 2.0 * extent
+            for i in range(base):
+                y = (2.0 * i + 1.0) * extent + r * dy
+                for j in range(i, base):
+                    x = (i + 1.0) * extent + 2.0 * (j - i) * extent + center_x - 0.5
+                    scene.add("dynamic", (x, y), [(box, 1.0, 0.6, 0.0)])
     return scene
 
 

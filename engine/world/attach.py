@@ -93,13 +93,19 @@ def attach_pieces(state, row, shape_id, shape, friction, restitution):
 def detach_pieces(state, pieces):
     """Remove ``pieces`` from the trees, the pair set and the piece store; their vertex
     rows are freed by compacting the geometry pool once half of it is free."""
-    state.sensor_pieces = np.setdiff1d(state.sensor_pieces, pieces)
+    if state.sensor_pieces.size:
+        state.sensor_pieces = np.setdiff1d(state.sensor_pieces, pieces)
     state.free_vertices += int(state.pieces.count[pieces].sum())
     for p in pieces:
         state.tree_of(p).remove(int(state.pieces.node[p]))
         state.pieces.release(p)
-    a, b = state.pairs.pieces()
-    state.pairs.keep(~(np.isin(a, pieces) | np.isin(b, pieces)))
+    if len(state.pairs):
+        a, b = state.pairs.pieces()
+        gone = np.zeros(a.shape, bool)
+        for p in pieces:  # a shape has few pieces: cheaper than np.isin's sorting
+            gone |= (a == p) | (b == p)
+        if gone.any():
+            state.pairs.keep(~gone)
     if state.free_vertices > max(64, state.geometry.used // 2):
         compact_geometry(state)
     state.touch(shapes=True)

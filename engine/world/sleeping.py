@@ -44,10 +44,14 @@ def wake(state, i):
 def wake_neighbours(state, i):
     """Body row ``i`` is going: wake its island and those of the bodies it touches."""
     wake(state, i)
+    if len(state.pairs) == 0:
+        return
     a, b = state.pairs.pieces()
     body = state.pieces.body
     ba, bb = body[a], body[b]
-    for k in np.unique(np.concatenate([bb[ba == i], ba[bb == i]])):
+    near = np.concatenate([bb[ba == i], ba[bb == i]])
+    state.bodies.sleep_time[near] = 0.0  # what wake() does to an awake body
+    for k in np.unique(near[state.bodies.asleep[near] != 0]):
         wake(state, int(k))
 
 

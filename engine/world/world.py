@@ -25,6 +25,7 @@ from .world_joints import WorldJoints
 from .joint_settings import JointSettings
 from .world_sleep import WorldSleep
 from .world_snapshot import WorldSnapshots
+from .bulk import WorldBulk
 from . import sleeping
 from .world_angular_joints import AngularJoints
 from .joint_rows import break_overloaded, destroy_joints_of_body
@@ -39,8 +40,8 @@ __all__ = ["World", "ShapeHandle"]
 _MIXING = {"box2d": MIX_BOX2D, "pymunk": MIX_PYMUNK}
 
 
-class World(WorldEvents, WorldQueries, WorldJoints, AngularJoints, JointSettings, WorldSleep,
-            WorldSnapshots):
+class World(WorldBulk, WorldEvents, WorldQueries, WorldJoints, AngularJoints, JointSettings,
+            WorldSleep, WorldSnapshots):
     """A physics world: bodies, their shapes, gravity, and the step.
 
     Parameters
@@ -187,7 +188,8 @@ class World(WorldEvents, WorldQueries, WorldJoints, AngularJoints, JointSettings
         state.check_unlocked()
         i = self._body_row(body)
         sleeping.wake_neighbours(state, i)
-        destroy_joints_of_body(state, i)
+        if len(state.joints):
+            destroy_joints_of_body(state, i)
         body._detach_all()
         state.bodies.delete(i)
         del state.handles[i]
@@ -195,7 +197,8 @@ class World(WorldEvents, WorldQueries, WorldJoints, AngularJoints, JointSettings
         state.body_keys.shift_after(i)
         for column in (state.pieces.body[: state.pieces.used], state.shapes.body[: state.shapes.used]):
             column[column > i] -= 1
-        state.joints.shift_bodies(i)
+        if len(state.joints):
+            state.joints.shift_bodies(i)
         state.restructure()
 
     def body(self, id):
