@@ -89,6 +89,8 @@ def build_b2world(scene, sleeping=True):
         body = make[kind](**kw)
         for shape, density, friction, restitution in spec.shapes:
             _add_shape(b2, body, shape, density, friction, restitution)
+        if not getattr(spec, "awake", True) and sleeping:
+            body.awake = False  # Box2D's isAwake = false (the smash grid)
         bodies.append(body)
     return world, bodies
 

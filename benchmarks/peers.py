@@ -29,6 +29,11 @@ SCENES = {
     # Box2D's benchmark large_pyramid: base 100 (5050 boxes of 1 m on a 200 m ground), the
     # same positions as Box2D's CreateLargePyramid
     "large_pyramid": lambda: scenes.pyramid(100),
+    # Box2D's other benchmarks without joints (engine/scenes: the same numbers as its
+    # shared/benchmarks.c); the tumbler's container is kinematic in every engine
+    "many_pyramids": lambda: scenes.many_pyramids(),
+    "smash": lambda: scenes.smash(),
+    "tumbler": lambda: scenes.box2d_tumbler(),
 }
 TIME_TO_SLEEP, SLEEP_SPEED = 0.5, 0.05
 SLEEP_TEXT = {
@@ -82,6 +87,9 @@ def _engines(scene, sleeping, box2d):
     if sleeping:
         space.sleep_time_threshold = TIME_TO_SLEEP
         space.idle_speed_threshold = SLEEP_SPEED
+        for spec, body in zip(scene.bodies, pm_bodies):
+            if not spec.awake:  # the smash grid starts asleep, as in Box2D's benchmark
+                body.sleep()
     dynamic = [b for b in pm_bodies if b.body_type == b.DYNAMIC]
     engines = {"ours": lambda k: world.step(DT), "pymunk": lambda k: space.step(DT)}
     awake = {"ours": lambda: world.awake_body_count,

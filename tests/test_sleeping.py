@@ -325,3 +325,53 @@ def test_runs_are_bit_identical_with_sleeping_on_and_off():
 
     for sleeping in (True, False):
         assert run(sleeping) == run(sleeping)
+
+
+def _rows_by_key(world):
+    pairs = world._state.pairs
+    return {int(k): pairs.rows[i].copy() for i, k in enumerate(pairs.keys)}
+
+
+def test_sleeping_pairs_keep_their_rows_while_pairs_come_and_go_around_them():
+    """The narrowphase skips pairs of sleeping (or sleeping and static) bodies and keeps
+    their contact rows; the pair set must carry those rows through the merges and
+    compactions that an awake neighbour causes (else a woken pile starts from another
+    pair's row). Checked row by row against the rows taken when the pile fell asleep."""
+    world, bodies = scenes.pyramid(6).build()
+    for _ in range(120):
+        world.step(1 / 60)
+    assert world.awake_body_count == 0
+    asleep_rows = _rows_by_key(world)
+    assert any(r[0] > 0 for r in asleep_rows.values())  # C_COUNT: touching rows are kept
+    balls = []
+    for k in range(6):  # a rain beside the pile: pairs appear and vanish every step
+        ball = world.create_body(position=(-12 + 0.5 * k, 3 + k), velocity=(0.5, 0))
+        ball.add_shape(Circle(0.2))
+        balls.append(ball)
+    checked = 0
+    for _ in range(90):
+        world.step(1 / 60)
+        asleep = world._state.bodies.asleep
+        for key, row in _rows_by_key(world).items():
+            pa, pb = key >> 32, key & 0xFFFFFFFF
+            ba, bb = (int(world._state.pieces.body[p]) for p in (pa, pb))
+            if asleep[ba] and asleep[bb] and key in asleep_rows:
+                np.testing.assert_array_equal(row, asleep_rows[key])
+                checked += 1
+    assert checked > 1000 and not any(b.awake for b in bodies[1:])
+
+
+def test_moving_a_static_body_wakes_what_sleeps_on_it():
+    world = World()
+    ground = world.create_body("static")
+    ground.add_shape(Polygon.box(10, 1, center=(0, -0.5)))
+    box = world.create_body(position=(0, 0.5))
+    box.add_shape(Polygon.box(1, 1))
+    for _ in range(90):
+        world.step(1 / 60)
+    assert not box.awake
+    ground.position = (0, -0.3)
+    assert box.awake
+    for _ in range(60):
+        world.step(1 / 60)
+    assert box.position[1] == pytest.approx(0.2, abs=0.02)

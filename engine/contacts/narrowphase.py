@@ -5,6 +5,10 @@ poses; writes the contact rows (layout in ``layout.py``) and a keep flag per pai
 A pair whose fat AABBs no longer overlap is dropped; the broadphase will find it
 again if they come back together.
 
+A pair of two bodies that cannot move (asleep, or asleep and static) is skipped: its
+row stays as the last step its bodies were awake wrote it (the pair set carries such rows
+through merges, ``pair_set.py``), so a sleeping pile costs no narrowphase work.
+
 A pair whose bodies have barely moved relative to each other since its manifold was
 computed gets that manifold carried to the new poses instead of a new one: the
 manifold cache (``manifold_cache.py``, which says when and why that is sound).
@@ -17,6 +21,7 @@ from .._jit import njit_exact, njit_exact_inline
 from .layout import C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, C_ROLLING, C_SURFACE, C_TOUCHING, CONTACT_SIZE, H_COUNT, H_ID, H_NI, H_POINTS, H_STRIDE, H_TI, MAX_POINTS, P_ADJ, P_ID, P_NI, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY, P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI
 from .manifold_cache import MANIFOLD_POINT_STRIDE, can_reuse, refresh_from_cache, relative_pose, store_in_cache
 from .pair_keys import PIECE_BITS, PIECE_MASK
+from ..constants import STATIC
 from ..collision.manifold import M_COUNT, M_ID1, M_NX, M_NY, M_P1X, M_P1Y, M_S1, MANIFOLD_SIZE, collide_pieces
 
 MIX_BOX2D = 0  # friction sqrt(a*b), restitution max(a, b)
@@ -62,19 +67,23 @@ def update_contacts(pairs, keep, bodies, pieces, params):
     man = np.empty(MANIFOLD_SIZE)
     rot = _rotations(angle)  # one cos/sin per body rather than two per pair
     last = np.empty((MAX_POINTS, H_STRIDE))  # a pair's points of last step (_write_row)
+    btype, asleep = bodies.btype, bodies.asleep
     for i in range(keys.shape[0]):
         a = keys[i] >> PIECE_BITS
         b = keys[i] & PIECE_MASK
+        ba = piece_body[a]
+        bb = piece_body[b]
+        pair_body[0, i] = ba
+        pair_body[1, i] = bb
+        if _frozen(btype, asleep, ba) and _frozen(btype, asleep, bb):
+            keep[i] = 1  # nothing moved: the row stays as the last awake step wrote it
+            continue
         if not _fat_boxes_overlap(piece_fat, a, b):
             keep[i] = 0
             rows[i, C_COUNT] = 0.0
             rows[i, C_TOUCHING] = 0.0
             continue
         keep[i] = 1
-        ba = piece_body[a]
-        bb = piece_body[b]
-        pair_body[0, i] = ba
-        pair_body[1, i] = bb
         frame_a = (pos[ba, 0], pos[ba, 1], rot[ba, 0], rot[ba, 1])
         frame_b = (pos[bb, 0], pos[bb, 1], rot[bb, 0], rot[bb, 1])
         reach = _approach_reach(vel, angvel, extent, ba, bb, dt)
@@ -98,6 +107,12 @@ def update_contacts(pairs, keep, bodies, pieces, params):
                               * max(piece_radius[a], piece_radius[b]))
         _write_row(rows, hist, i, man, n, com_a, com_b, piece_radius[a], piece_radius[b], last)
     return 0
+
+
+@njit_exact_inline
+def _frozen(btype, asleep, k):
+    """Body ``k`` cannot move this step: it sleeps, or it is static."""
+    return asleep[k] != 0 or btype[k] == STATIC
 
 
 @njit_exact_inline

@@ -4,8 +4,10 @@ A pair is an int64 key ``(piece_a << 32) | piece_b``; the keys stay sorted and u
 Beside each key the set keeps the pair's *history* (feature ids and impulses, what
 warm starting needs from one step to the next), its contact row (rewritten by the
 narrowphase every step) and its two bodies. Merging new pairs in and compacting dead
-ones out moves keys and histories only; the contact rows are a view of a buffer that
-never moves (``contacts/layout.py`` says why).
+ones out moves keys and histories, and the contact rows only while some body sleeps
+(``carry_rows``): the narrowphase rewrites every other pair's row, and leaves a pair of
+sleeping (or sleeping and static) bodies as it was, so those rows must stay with their
+pairs. The rows are a view of a buffer (``contacts/layout.py`` says why).
 
 Pairs the narrowphase drops are compacted out lazily, at the next broadphase: until
 then their rows have no points, so nothing reads a stale one.
@@ -72,7 +74,9 @@ class PairSet:
             grown[:, : self.bodies.shape[1]] = self.bodies
             self.bodies = grown
         if self._row_buffer.shape[0] < m:
+            rows = self.rows
             self._row_buffer = np.empty((2 * m, CONTACT_SIZE))
+            self._row_buffer[:rows.shape[0]] = rows  # kept: a sleeping pair's row is not rewritten
             self._result_buffer = np.zeros((2 * m, RESULT_SIZE))
         self.rows = self._row_buffer[:m]
         self.results = self._result_buffer[:m]
@@ -81,10 +85,18 @@ class PairSet:
         """:class:`PairArrays` of the current pairs (after :meth:`reserve`)."""
         return PairArrays(self.keys, self.hist, self.rows, self.bodies, self.results)
 
-    def add(self, new_keys):
-        """Merge sorted unique ``new_keys`` in; new pairs start with an empty history."""
+    def add(self, new_keys, carry_rows=False):
+        """Merge sorted unique ``new_keys`` in; new pairs start with an empty history
+        (and, with ``carry_rows``, an empty contact row, the old rows moving with their
+        pairs)."""
         if new_keys.size:
+            old = self.keys
             self.keys, self.hist = _pairs.merge_pairs(self.keys, self.hist, new_keys)
+            if carry_rows and self.keys is not old:
+                rows = self.rows.copy()
+                self.reserve()
+                self.rows[:] = 0.0
+                self.rows[np.searchsorted(self.keys, old)] = rows
 
     def update(self, bodies, pieces, params):
         """The narrowphase stage: a manifold for every pair (``narrowphase.update_contacts``).
@@ -111,11 +123,13 @@ class PairSet:
         _pairs.compact_rows(self.results, keep)
         self._shrink(_pairs.compact_pairs(self.keys, self.hist, self.bodies, keep))
 
-    def compact_dropped(self):
-        """Compact out the pairs the last narrowphase dropped (keys and histories only:
-        their rows are rewritten by the coming narrowphase)."""
+    def compact_dropped(self, carry_rows=False):
+        """Compact out the pairs the last narrowphase dropped (keys and histories, and
+        the contact rows with ``carry_rows``: else the coming narrowphase rewrites them)."""
         if self._dropped is not None:
             keep, self._dropped = self._dropped, None
+            if carry_rows:
+                _pairs.compact_rows(self.rows, keep)
             self._shrink(_pairs.compact_pairs(self.keys, self.hist, self.bodies, keep))
 
     def snapshot(self, out=None):

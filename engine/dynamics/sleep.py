@@ -87,9 +87,13 @@ def update_sleep(bodies, links, dt, time_to_sleep, label):
             sleep_time[i] += dt
     parent = np.arange(n)
     for r in range(rows.shape[0]):
+        a, b = pair_bodies[0, r], pair_bodies[1, r]
+        # Pairs of sleeping (or sleeping and static) bodies link nothing: tested before
+        # their contact row is read, so a sleeping pile costs little here.
+        if (asleep[a] or btype[a] == STATIC) and (asleep[b] or btype[b] == STATIC):
+            continue
         if rows[r, C_COUNT] > 0.0:
-            _link(parent, btype, asleep, vel, angvel, sleep_time, pair_bodies[0, r],
-                  pair_bodies[1, r])
+            _link(parent, btype, asleep, vel, angvel, sleep_time, a, b)
     for k in range(kind.shape[0]):
         if kind[k] >= 0 and kind[k] != FILTER:
             _link(parent, btype, asleep, vel, angvel, sleep_time, ja[k], jb[k])
@@ -136,9 +140,11 @@ def wake_touched(bodies, links):
     count = 0
     wake = np.empty(rows.shape[0] + kind.shape[0], np.int64)
     for r in range(rows.shape[0]):
+        a, b = pair_bodies[0, r], pair_bodies[1, r]
+        if asleep[a] == asleep[b]:  # both awake or both asleep: nothing to wake
+            continue
         if rows[r, C_COUNT] > 0.0:
-            count = _mark(wake, count, btype, asleep, vel, angvel, island, pair_bodies[0, r],
-                          pair_bodies[1, r])
+            count = _mark(wake, count, btype, asleep, vel, angvel, island, a, b)
     for k in range(kind.shape[0]):
         if kind[k] >= 0 and kind[k] != FILTER:
             count = _mark(wake, count, btype, asleep, vel, angvel, island, ja[k], jb[k])

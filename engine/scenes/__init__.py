@@ -14,7 +14,7 @@ Builders with joints add to a given world and return a :class:`Rig` (bodies and 
 cradle on strings, double pendulum, Box2D's ``joint_grid``) and ``car`` (car, bumpy terrain).
 """
 from .concave import concave_drop, concave_terrain, gear_outline
-from .crowds import bullets, idle, rain, smash, tumbler
+from .crowds import box2d_tumbler, bullets, idle, rain, smash, tumbler
 from .materials import friction_ramp, restitution_drop
 from .car import bumpy_terrain, car
 from .linkages import bridge, catenary_sag, chain, double_pendulum, joint_grid, newtons_cradle
@@ -26,4 +26,4 @@ __all__ = ["BodySpec", "Scene", "pyramid", "vertical_stack", "rain", "friction_r
            "restitution_drop", "idle", "bullets", "gear_outline", "concave_terrain", "concave_drop",
            "tumbler", "domino", "cradle", "Rig", "ragdoll", "ragdoll_rain", "RagdollRain", "car",
            "bumpy_terrain", "bridge", "catenary_sag", "chain", "newtons_cradle", "double_pendulum",
-           "joint_grid", "many_pyramids", "smash"]
+           "joint_grid", "many_pyramids", "smash", "box2d_tumbler"]

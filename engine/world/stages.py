@@ -39,7 +39,9 @@ def broadphase(state, dt):
     Pieces whose fat box changed, and the pieces of bodies placed by hand (static ones
     included), look for new pairs in both trees.
     """
-    state.pairs.compact_dropped()
+    # While some body sleeps, the narrowphase keeps its pairs' rows: they move with the pairs.
+    carry = bool(state.bodies.asleep[:state.bodies.used].any())
+    state.pairs.compact_dropped(carry)
     bodies, pieces = state.body_arrays(), state.piece_arrays()
     n_pieces = state.pieces.used
     moved = _scratch(state, "moved", 2 * n_pieces, np.int32)
@@ -62,7 +64,7 @@ def broadphase(state, dt):
         _too_many_pairs(state)
     for keys in found:
         if len(keys):
-            state.pairs.add(keys)
+            state.pairs.add(keys, carry)
 
 
 def _tracked_after(state, found):

@@ -260,6 +260,8 @@ class WorldState:
         """Body row ``i`` was placed by hand: its pieces look for new pairs next step,
         and it wakes."""
         sleeping.wake(self, i)
+        if self.bodies.btype[i] == STATIC and self.asleep_count:
+            sleeping.wake_neighbours(self, i)  # what rests on it must see it move
         self.bodies.moved[i] = MOVED_BY_HAND
         self.placed = True
         self.touch()
