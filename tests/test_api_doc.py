@@ -82,7 +82,7 @@ def test_summaries_and_signatures():
     assert make_api.summary(World.step) == "Advance the world by `dt` seconds (fixed steps of 1/60 s are typical)."
     assert make_api.signature("World.create_body", World.create_body, skip_first=True).startswith(
         "World.create_body(body_type=BodyType.DYNAMIC, position=(0.0, 0.0), angle=0.0,")
-    assert "shapes=list(), tag='')" in make_api.signature("BodySpec", BodySpec)
+    assert "shapes=list(), tag='', awake=True)" in make_api.signature("BodySpec", BodySpec)
 
     def f(a, /, b, *args, c=BodyType.STATIC, d="x", **kw):
         """One line."""

@@ -143,6 +143,13 @@ def smash(columns=120, rows=80, spacing=0.4):
     x = 30 m, asleep (``BodySpec.awake``; they sleep only in a world with sleeping on).
     At the defaults: 9601 bodies.
 
+    Parameters
+    ----------
+    columns, rows : int
+        The grid of small boxes.
+    spacing : float
+        Side of a small box and the grid's pitch, in meters.
+
     Examples
     --------
     >>> scene = smash(columns=3, rows=2)
@@ -213,6 +220,13 @@ def box2d_tumbler(grid=45, degrees_per_second=25.0):
     0.4 m grid from (-0.2 grid, 10 - 0.2 grid). Box2D turns a dynamic container with a
     motor joint; here it is kinematic in every engine (the issue's comparison), which
     turns it at exactly that speed. At the defaults: 2026 bodies.
+
+    Parameters
+    ----------
+    grid : int
+        The boxes form a ``grid`` x ``grid`` square.
+    degrees_per_second : float
+        The container's turn rate (Box2D's motor speed), counter-clockwise.
 
     Examples
     --------

@@ -51,6 +51,15 @@ def many_pyramids(rows=20, columns=20, base=10, extent=0.5):
     ``rows`` segment shapes (tag ``"ground"``), then the pyramids row by row. At the
     defaults: 20 x 20 x 55 = 22,000 boxes.
 
+    Parameters
+    ----------
+    rows, columns : int
+        Rows of pyramids (one ground segment each, 11 m apart) and pyramids per row.
+    base : int
+        Boxes in each pyramid's bottom row.
+    extent : float
+        Half the side of a box, in meters.
+
     Examples
     --------
     >>> scene = many_pyramids(rows=2, columns=3, base=4)
