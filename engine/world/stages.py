@@ -23,6 +23,7 @@ __all__ = ["broadphase", "narrowphase", "save_start_poses", "solve", "continuous
 
 
 NOTHING = np.empty(0, np.int64)
+NO_SENSOR_EVENTS = SensorEvents.empty()  # shared, as NO_EVENTS: read-only arrays
 
 
 def _scratch(state, name, size, dtype):
@@ -108,7 +109,7 @@ def resting(state):
         return False
     state.begun = state.ended = NOTHING
     state.contact_events = NO_EVENTS
-    state.sensor_events = SensorEvents(sensor_pairs(NOTHING), sensor_pairs(NOTHING))
+    state.sensor_events = NO_SENSOR_EVENTS
     return True
 
 

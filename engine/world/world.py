@@ -308,12 +308,15 @@ class World(WorldBulk, WorldEvents, WorldQueries, WorldJoints, AngularJoints, Jo
             (thousands of bodies created at one point): raised before any body moves;
             remove or spread bodies and step again.
         """
-        dt = as_between(as_positive(dt, "dt"), "dt", 0.0, K.MAX_DT, "s")
+        if not (type(dt) is float and 0.0 < dt <= K.MAX_DT):  # (the common case checked inline)
+            dt = as_between(as_positive(dt, "dt"), "dt", 0.0, K.MAX_DT, "s")
         state = self._state
         state.check_unlocked()
         if stages.resting(state):  # everything sleeps: a step costs nothing
-            state.broken = np.empty(0, np.int64) if state.broken.size else state.broken
-            callbacks.run_after_step(state)
+            if state.broken.size:
+                state.broken = np.empty(0, np.int64)
+            if state.post_step:
+                callbacks.run_after_step(state)
             return
         state.locked = True
         state.touch()
