@@ -89,6 +89,7 @@ def test_handles_work_like_a_loops():
     world.destroy_body(boxes[0])
     assert boxes[1].position == (3.0, 0.5)
     assert world.create_bodies(Circle(1), np.empty((0, 2))) == []
+    assert world.create_bodies(Circle(1), []) == []  # found by the stateful test
 
 
 @pytest.mark.parametrize("kwargs, message", [

@@ -177,6 +177,19 @@ class WorldMachine(RuleBasedStateMachine):
         self.bodies.append(body)
         self._changed()
 
+    @precondition(lambda self: len(self.bodies) < MAX_BODIES - 3)
+    @rule(kind=st.sampled_from(BODY_TYPES), shape=shapes(), n=st.integers(0, 3), x=coord, y=coord,
+          a=angle, vx=speed, filter_=filters)
+    def create_bodies(self, kind, shape, n, x, y, a, vx, filter_):
+        """The bulk path (``World.create_bodies``) beside the loop's bodies and shapes."""
+        xy = [(x + 0.7 * k, y) for k in range(n)]
+        made = self.world.create_bodies(shape, xy, [a + k for k in range(n)], body_type=kind,
+                                        velocities=(vx, 0.0), filter=filter_)
+        assert len(made) == n
+        self.bodies += made
+        self.shapes += [(b.shapes[0], b) for b in made]
+        self._changed()
+
     @precondition(lambda self: self.bodies)
     @rule(i=pick)
     def destroy_body(self, i):

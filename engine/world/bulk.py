@@ -77,6 +77,8 @@ class WorldBulk:
         if not isinstance(shape, Shape):
             raise TypeError(f"shape must be a Circle, Segment or Polygon, got {type(shape).__name__}")
         pos = np.ascontiguousarray(as_array(positions, "positions", np.shape(positions), K.MAX_COORDINATE))
+        if pos.size == 0:  # [] is no bodies, as np.empty((0, 2)) is
+            pos = pos.reshape(0, 2)
         if pos.ndim != 2 or pos.shape[1] != 2:
             raise ValueError(f"positions must have shape (n, 2), got {pos.shape}")
         n = pos.shape[0]
