@@ -264,3 +264,23 @@ def test_rollback_replays_hash_as_the_world_that_never_rolled_back():
         rollback.push(match.truth, [match.inputs[p][now] for p in (0, 1)])
         match.truth.step(1 / 60)
     assert match.a.world.state_hash() == match.b.world.state_hash() == match.truth.state_hash()
+
+
+def test_a_snapshot_right_after_pairs_were_dropped_restores():
+    """Found by the stateful test: a type change drops a body's pairs between steps; the
+    solver's results kept their old length, so a snapshot then held more result rows
+    than pairs and restoring it raised."""
+    world = World()
+    world.create_body("static", position=(0.0, -3.0)).add_shape(Polygon.box(8.0, 0.5))
+    body = world.create_body()
+    body.add_shape(Circle(0.5))
+    world.create_bodies(Circle(0.5), [(0.0, 0.0), (0.7, 0.0)])
+    world.step(1 / 60)
+    body.body_type = "kinematic"
+    snap, start = world.snapshot(), world.state_hash()
+    world.step(1 / 60)
+    after = world.state_hash()
+    world.restore(snap)
+    assert world.state_hash() == start
+    world.step(1 / 60)
+    assert world.state_hash() == after

@@ -163,3 +163,4 @@ class PairSet:
         self.keys = self.keys[:m]
         self.hist = self.hist[:m]
         self.rows = self._row_buffer[:m]
+        self.results = self._result_buffer[:m]  # (a snapshot before the next step copies it)
