@@ -375,3 +375,15 @@ def test_moving_a_static_body_wakes_what_sleeps_on_it():
     for _ in range(60):
         world.step(1 / 60)
     assert box.position[1] == pytest.approx(0.2, abs=0.02)
+
+
+def test_awake_false_after_a_destroy_between_steps():
+    """Found by the stateful test: destroying a body shifts the rows after it, and the
+    pair set's body columns (written by the narrowphase) were stale until the next step,
+    so ``body.awake = False`` then indexed past the bodies."""
+    world = World(gravity=(0, 0))
+    balls = world.create_bodies(Circle(0.5), [(0.0, 0.0), (0.7, 0.0), (1.4, 0.0)])
+    world.step(1 / 60)
+    world.destroy_body(balls[0])
+    balls[1].awake = False
+    assert not balls[1].awake and not balls[2].awake  # touching: one island

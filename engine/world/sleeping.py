@@ -79,7 +79,11 @@ def sleep_island(state, i):
     b = state.bodies
     if b.btype[i] != DYNAMIC or b.asleep[i]:
         return
-    rows, pair_bodies, kind, ja, jb = sleep_links(state)
+    rows, _, kind, ja, jb = sleep_links(state)
+    # The pairs' bodies from their pieces: the pair set's body columns are written by the
+    # narrowphase and go stale when a body is destroyed between steps (rows shift).
+    pa, pb = state.pairs.pieces()
+    pair_bodies = (state.pieces.body[pa], state.pieces.body[pb])
     touching = rows[:, C_COUNT] > 0.0
     live = (kind >= 0) & (kind != FILTER)
     edges_a = np.concatenate([pair_bodies[0][touching], ja[live]])
