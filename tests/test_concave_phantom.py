@@ -1,0 +1,86 @@
+"""Phantom contacts between pieces of concave polygons (issue #19 item 6).
+
+With the manifold cache off, concave_drop's letters and gears got piece-pair contacts up to
+4.9 m deep where the shapes overlapped by centimetres. The seam rules make the reference face
+an outline face rather than plain SAT's (a cut), or snap it to the incident piece's own
+outline face; that face's one-sided separation can measure how far the other piece reaches
+behind the reference piece, not any overlap. Seam-aware contacts are now bounded by the two
+pieces' own separation (``clip.seam_face_contact``). The pairs below are taken from that run,
+at the poses of the step that went wrong, and checked against shapely's intersection of the
+two whole shapes.
+"""
+import math
+
+import numpy as np
+import pytest
+import shapely.geometry as sg
+from shapely.ops import unary_union
+
+from engine import collide, scenes
+from engine.collision.manifold import (M_NX, M_NY, M_P1X, MANIFOLD_SIZE, collide_pieces)
+import engine.constants as K
+
+# (body a, piece of a, pose a, body b, piece of b, pose b, the separation the pair had; the
+# margin the world passed), all from concave_drop() with MANIFOLD_REUSE_TOLERANCE = 0
+PAIRS = [
+    # letter against a gear's tooth sliver, 9 cm apart: snapped to the sliver's tip face
+    (6, 0, (4.227264080727045, 0.7674096240299261, 2.9287705476205526),
+     14, 3, (4.463944069856859, 1.6424357560701588, 3.7812529594620035), -0.819, 0.12745561376810924),
+    # a gear's sliver against a letter's bar, 7.5 mm in: snapped to the sliver's tip face
+    (3, 3, (-4.298466890873424, 0.4280957738721358, 0.7820145723346777),
+     11, 1, (-4.741356068025423, 0.5657892814782999, 5.08346816936978), -0.295, 0.04927836936263025),
+    # the terrain against a gear: snapped to a gear face, 1.9 m "deep" (collide said so too)
+    (0, 18, (0.0, 0.0, 0.0),
+     23, 11, (7.753145118637631, 1.4751636853960222, 0.713137715472995), -1.896, 0.036539761332937334),
+    # two gears 3.7 cm apart: an outline face chosen over a cut, 1.1 m "deep"
+    (23, 2, (7.910433633839775, 1.4998525259119808, 0.7180939662845374),
+     24, 2, (7.11019431055733, 1.9884997536368414, 2.1807341069512187), -1.167, 0.037216135442675664),
+]
+
+
+def _placed(shape, pose):
+    c, s = math.cos(pose[2]), math.sin(pose[2])
+    return unary_union([sg.Polygon([(pose[0] + c * x - s * y, pose[1] + s * x + c * y) for x, y in p])
+                        for p in shape.pieces])
+
+
+def _width_along(geom, nx, ny):
+    """Extent of ``geom`` along the unit ``n``: no point of a contact along ``n`` can be
+    deeper than the shapes' intersection is wide along it."""
+    proj = [nx * x + ny * y for g in getattr(geom, "geoms", [geom]) if not g.is_empty
+            for x, y in g.exterior.coords]
+    return max(proj) - min(proj) if proj else 0.0
+
+
+def _piece_pair(shape_a, ia, pose_a, shape_b, ib, pose_b, margin):
+    """The narrowphase's manifold of one piece pair (as ``narrowphase.update_contacts`` calls it)."""
+    sa, ea = shape_a._starts[ia], shape_a._starts[ia + 1]
+    sb, eb = shape_b._starts[ib], shape_b._starts[ib + 1]
+    verts = np.vstack([shape_a._verts[sa:ea], shape_b._verts[sb:eb]])
+    norms = np.vstack([shape_a._norms[sa:ea], shape_b._norms[sb:eb]])
+    ghost = np.vstack([shape_a._ghost[sa:ea], shape_b._ghost[sb:eb]])
+    frame = [(p[0], p[1], math.cos(p[2]), math.sin(p[2])) for p in (pose_a, pose_b)]
+    ka, kb = ea - sa, eb - sb
+    out = np.zeros(MANIFOLD_SIZE)
+    scratch = max(ka, kb) * 2
+    n = collide_pieces(verts, norms, ghost, 0, ka, shape_a.radius, frame[0], ka, kb, shape_b.radius,
+                       frame[1], margin, K.FACE_FLIP_TOLERANCE, np.empty((scratch, 2)),
+                       np.empty((scratch, 2)), out)
+    return [out[M_P1X + 4 * p + 2] for p in range(n)], (out[M_NX], out[M_NY])
+
+
+@pytest.mark.parametrize("case", PAIRS, ids=["apart-snap", "shallow-snap", "terrain-snap", "apart-outline"])
+def test_piece_pair_is_no_deeper_than_the_shapes_overlap(case):
+    body_a, ia, pose_a, body_b, ib, pose_b, was, margin = case
+    world, _ = scenes.concave_drop().build()
+    shape_a = world.bodies[body_a].shapes[0].shape
+    shape_b = world.bodies[body_b].shapes[0].shape
+    overlap = _placed(shape_a, pose_a).intersection(_placed(shape_b, pose_b))
+    seps, (nx, ny) = _piece_pair(shape_a, ia, pose_a, shape_b, ib, pose_b, margin)
+    width = _width_along(overlap, nx, ny)
+    assert min(seps, default=0.0) > was + 0.2  # the phantom is gone ...
+    for s in seps:  # ... and no point is deeper than the shapes overlap along its normal
+        assert -s <= width + 1e-9
+    m = collide(shape_a, pose_a, shape_b, pose_b)
+    if m is not None:
+        assert m.depth <= _width_along(overlap, *m.normal) + 1e-9
