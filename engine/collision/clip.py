@@ -95,32 +95,51 @@ def _clip_to_face(v, s2, i21, i22, ax, ay, tx, ty, upper1):
 
 
 @njit_inline
+def _write_point(out, count, px, py, nx, ny, r1, r2, s, fid):
+    """Append a clipped point to the record ``out`` (``count`` points so far): the
+    incident core vertex ``p`` moved along ``n`` to midway between the surfaces,
+    accounting for both radii. Returns the new count."""
+    h = 0.5 * (r1 - r2 - s)
+    base = M_P1X if count == 0 else M_P2X
+    out[base] = px + h * nx
+    out[base + 1] = py + h * ny
+    out[base + 2] = s - (r1 + r2)
+    out[base + 3] = fid
+    return count + 1
+
+
+@njit_inline
 def _write_clipped(out, nx, ny, sign, sep, r1, r2, lox, loy, s_lo, keep_lo, upx, upy, s_up,
                    keep_up, flip, i11, i12, i21, i22):
     """Fill the record ``out`` with the kept clipped points (``s_lo``, ``s_up``: their core
-    separations along the reference normal ``n``)."""
-    rsum = r1 + r2
+    separations along the reference normal ``n``).
+
+    A point's feature id is ``256 * (A's vertex) + (B's vertex)`` whichever piece is the
+    reference, and with B's face as the reference the points come in the opposite
+    order (Box2D's ``B2_MAKE_ID`` in ``b2ClipPolygons``): a resting pair whose reference
+    face flips between A and B, as a slightly turned box on another does when the two
+    faces' separations cross, keeps its ids and its point order, so its warm start.
+    (With the flip in the id, pyramid40 lost the warm start of about a hundred loaded
+    points a step while it settled, and spread 7 cm instead of 4.)
+    """
     out[M_NX] = sign * nx
     out[M_NY] = sign * ny
-    out[M_SEP] = sep - rsum
+    out[M_SEP] = sep - (r1 + r2)
     count = 0
-    # Each kept point sits midway between the surfaces: the incident core vertex moved
-    # along n by half the gap, accounting for both radii.
-    if keep_lo:
-        h = 0.5 * (r1 - r2 - s_lo)
-        out[M_P1X] = lox + h * nx
-        out[M_P1Y] = loy + h * ny
-        out[M_S1] = s_lo - rsum
-        out[M_ID1] = float(flip * 65536 + i11 * 256 + i22)
-        count = 1
-    if keep_up:
-        h = 0.5 * (r1 - r2 - s_up)
-        base = M_P1X if count == 0 else M_P2X
-        out[base] = upx + h * nx
-        out[base + 1] = upy + h * ny
-        out[base + 2] = s_up - rsum
-        out[base + 3] = float(flip * 65536 + i12 * 256 + i21)
-        count += 1
+    if flip:
+        if keep_up:
+            count = _write_point(out, count, upx, upy, nx, ny, r1, r2, s_up,
+                                 float(i21 * 256 + i12))
+        if keep_lo:
+            count = _write_point(out, count, lox, loy, nx, ny, r1, r2, s_lo,
+                                 float(i22 * 256 + i11))
+    else:
+        if keep_lo:
+            count = _write_point(out, count, lox, loy, nx, ny, r1, r2, s_lo,
+                                 float(i11 * 256 + i22))
+        if keep_up:
+            count = _write_point(out, count, upx, upy, nx, ny, r1, r2, s_up,
+                                 float(i12 * 256 + i21))
     out[M_COUNT] = float(count)
 
 

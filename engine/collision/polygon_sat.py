@@ -144,7 +144,7 @@ def _face_realises(v, n, sa, ka, edge_a, sb, kb, edge_b, ux, uy, inv):
 
 
 @njit_inline
-def _write_vertex_contact(out, pax, pay, ux, uy, d, ra, rsum, flip):
+def _write_vertex_contact(out, pax, pay, ux, uy, d, ra, rsum):
     """Fill ``out`` with the one point of a vertex-vertex contact: the closest core points
     ``pa`` (of A) and ``pa + d u`` (of B), the normal ``u``."""
     h = ra + 0.5 * (d - rsum)
@@ -155,7 +155,7 @@ def _write_vertex_contact(out, pax, pay, ux, uy, d, ra, rsum, flip):
     out[M_P1X] = pax + h * ux
     out[M_P1Y] = pay + h * uy
     out[M_S1] = d - rsum
-    out[M_ID1] = float(flip * 65536 + 255 * 256 + 255)
+    out[M_ID1] = float(255 * 256 + 255)  # one id, whichever piece is the reference
 
 
 @njit_inline
@@ -217,7 +217,7 @@ def _sat_manifold(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_
             vertex = ((not seamy_a or support_admits(v, g, sa, ka, ga, 1.0, 0.0, ux, uy))
                       and (not seamy_b or support_admits(v, g, sb, kb, gb, rc, rs, -ux, -uy)))
         if vertex:
-            _write_vertex_contact(out, pax, pay, ux, uy, d, ra, rsum, flip)
+            _write_vertex_contact(out, pax, pay, ux, uy, d, ra, rsum)
             return
         # A face realises the distance. For the seam rules below, whether the shapes
         # are apart is now known exactly: SAT's bound can say "overlapping" for a piece
