@@ -38,7 +38,12 @@ def test_tumbler_turns_at_its_rate_and_keeps_every_body_inside():
                 worst = max(worst, float(np.abs(corners).max() + r))
     assert box.position == (0.0, 0.0)
     assert box.angle == pytest.approx(omega * 600 * DT, rel=1e-9)  # kinematic: exactly its velocity
-    assert worst < 0.5 * size + 0.05  # inside the walls, give or take the contact slop
+    # Inside the walls, give or take the soft contacts' give under the pile's load. The
+    # bound was 5 cm; measured over seeds 1-6 (2026-11-25) the deepest corner is 1.3-7.1
+    # cm into a wall, before and after contact points kept their warm start across face
+    # flips (seed 3, this one: 2.8 cm before, 6.2 cm after): the 5 cm bound held for this
+    # seed by luck, it is the pile's chaos, not a trend.
+    assert worst < 0.5 * size + 0.1
     assert travelled.min() > 5.0  # every body was carried round, none stuck
     assert not np.allclose([b.position[1] for b in loose], start_heights, atol=0.5)
 
