@@ -15,7 +15,7 @@ from ..constants import DYNAMIC, STATIC
 from ..geometry.mass import combine, min_extent
 
 __all__ = ["compact_geometry", "new_shape_id", "write_filter", "free_shape_id", "attach_pieces", "detach_pieces", "reinsert_pieces", "update_mass",
-           "refilter_pairs", "drop_pairs_of_body"]
+           "refilter_pairs", "drop_pairs_of_body", "write_mass"]
 
 
 def new_shape_id(state, row, filter_, sensor):
@@ -182,6 +182,21 @@ def _fat_box(state, p):
                             K.SPECULATIVE_DISTANCE, K.AABB_MARGIN, K.AABB_MARGIN_FRACTION))
 
 
+def write_mass(b, rows, dynamic, mass, inertia):
+    """Mass, inertia and their inverses of body ``rows`` (a row or an array of rows of the
+    body store ``b``) from their shapes' total: none unless ``dynamic``; a dynamic body
+    without mass gets the documented unit mass and no rotation."""
+    if not dynamic:
+        b.mass[rows] = b.inv_mass[rows] = b.inertia[rows] = b.inv_inertia[rows] = 0.0
+    elif mass > 0.0:
+        b.mass[rows], b.inv_mass[rows] = mass, 1.0 / mass
+        b.inertia[rows] = inertia
+        b.inv_inertia[rows] = 1.0 / inertia if inertia > 0.0 else 0.0
+    else:
+        b.mass[rows] = b.inv_mass[rows] = 1.0
+        b.inertia[rows] = b.inv_inertia[rows] = 0.0
+
+
 def update_mass(state, row, attached):
     """Mass, centre of mass, inertia and extents of body ``row`` from its ``attached``
     shape handles; the velocity of the body's material points is kept."""
@@ -191,15 +206,7 @@ def update_mass(state, row, attached):
     b.min_extent[row] = min_extent(h.shape for h in attached)
     old_com = b.com[row].copy()
     b.com[row] = com
-    if b.btype[row] != DYNAMIC:
-        b.mass[row] = b.inv_mass[row] = b.inertia[row] = b.inv_inertia[row] = 0.0
-    elif mass > 0.0:
-        b.mass[row], b.inv_mass[row] = mass, 1.0 / mass
-        b.inertia[row] = inertia
-        b.inv_inertia[row] = 1.0 / inertia if inertia > 0.0 else 0.0
-    else:
-        b.mass[row], b.inv_mass[row] = 1.0, 1.0  # documented: unit mass, no rotation
-        b.inertia[row] = b.inv_inertia[row] = 0.0
+    write_mass(b, row, b.btype[row] == DYNAMIC, mass, inertia)
     b.extent[row] = extent
     if b.fixed_rotation[row]:
         b.inertia[row] = b.inv_inertia[row] = 0.0

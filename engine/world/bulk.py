@@ -19,6 +19,7 @@ from ..constants import DYNAMIC, MOVED_BY_HAND, STATIC
 from ..geometry.limits import as_density
 from ..geometry.mass import combine, min_extent
 from ..geometry.shapes import Shape
+from .attach import write_mass
 from .body import Body
 from .body_type import BodyType
 from .filter import Filter
@@ -37,7 +38,7 @@ class WorldBulk:
         """Add one body per row of ``positions``, each carrying ``shape``; returns their handles.
 
         The same world as a loop of :meth:`create_body` and ``body.add_shape`` with these
-        arguments, bit for bit, built many times faster (``benchmarks/build.py``). Nothing
+        arguments, bit for bit, built many times faster (``benchmarks/small.py``). Nothing
         is added when an argument is refused.
 
         Parameters
@@ -187,15 +188,7 @@ def _set_mass(state, rows, shape, density):
     b.min_extent[rows] = min_extent([shape])
     b.extent[rows] = extent
     b.com[rows] = com
-    if b.btype[rows[0]] != DYNAMIC:
-        b.mass[rows] = b.inv_mass[rows] = b.inertia[rows] = b.inv_inertia[rows] = 0.0
-    elif mass > 0.0:
-        b.mass[rows], b.inv_mass[rows] = mass, 1.0 / mass
-        b.inertia[rows] = inertia
-        b.inv_inertia[rows] = 1.0 / inertia if inertia > 0.0 else 0.0
-    else:
-        b.mass[rows] = b.inv_mass[rows] = 1.0
-        b.inertia[rows] = b.inv_inertia[rows] = 0.0
+    write_mass(b, rows, b.btype[rows[0]] == DYNAMIC, mass, inertia)
     # v follows w x d for the centre's move d = R(angle) com, exactly as update_mass
     # computes it, once when the body is made (d = 0: only the signs of zeros can
     # change) and once when the shape is added (math.cos, not NumPy's, which may
