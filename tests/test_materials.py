@@ -3,6 +3,7 @@ against closed forms."""
 import math
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from engine import Circle, Polygon, World
 
@@ -53,30 +54,56 @@ def test_rolling_resistance_stops_a_ball_as_the_closed_form_says():
     assert ball.position[0] == pytest.approx(v0 * v0 / (2 * decel), rel=0.02)
 
 
+def _first_hits(world, steps=240):
+    hits = []
+    for _ in range(steps):
+        world.step(DT)
+        hits += [(int(h.shape_a), int(h.shape_b), float(h.approach_speed), tuple(h.normal))
+                 for h in world.contact_events.hit]
+    return hits
+
+
 def test_a_ball_dropped_from_5_m_reports_a_hit_at_10_m_per_s():
     world = World(gravity=(0, -G))
     floor = world.create_body("static").add_shape(Polygon.box(10, 1, center=(0, -0.5)))
     ball = world.create_body(position=(0, 5.25)).add_shape(Circle(0.25))
-    hits = []
-    for _ in range(120):
-        world.step(DT)
-        hits += [(int(h.shape_a), int(h.shape_b), float(h.approach_speed), tuple(h.normal))
-                 for h in world.contact_events.hit]
+    hits = _first_hits(world, 120)
     assert len(hits) == 1
     a, b, speed, normal = hits[0]
     assert (a, b) == (min(floor.id, ball.id), max(floor.id, ball.id))
-    # sqrt(2 g h) = 10. The engine reports the speed at which the ball first pushed: its
-    # speed after a whole number of substeps of free fall, g k h, taken in the substep
-    # whose speculative contact stops it, one substep of gravity (g h = 0.024 m/s) before
-    # it would have touched: 9.976. Box2D reports the speed at the step's start (10.000
-    # here only because t = 1 s is a whole step). The issue's 10.00 +- 0.02 is not met.
-    h = DT / world.substeps
-    substeps = speed / (G * h)
-    assert substeps == pytest.approx(round(substeps), abs=1e-6)  # exactly g k h
-    assert 10.0 - G * h - 1e-9 <= speed <= 10.0 + 1e-9  # at most one substep early
+    # sqrt(2 g h) = 10: the speed at the instant the gap closes, extrapolated from the
+    # substep the ball first pushed in (contacts/events.contact_speed). That substep's own
+    # speed, g k h, is up to g h = 0.024 m/s off (it read 9.976 here); Box2D reports the
+    # speed at the step's start, up to g dt = 0.17 m/s off (10.000 here only because
+    # t = 1 s is a whole number of steps).
+    assert speed == pytest.approx(10.0, abs=0.02)
     assert normal == pytest.approx((0.0, 1.0) if a == floor.id else (0.0, -1.0))
     world.hit_event_threshold = 20.0
     assert world.hit_event_threshold == 20.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(height=st.floats(0.3, 12.0), substeps=st.integers(1, 12), gravity=st.floats(2.0, 30.0),
+       scale=st.sampled_from([0.5, 1.0, 2.0]), upside_down=st.booleans())
+def test_a_dropped_body_reports_the_closed_form_impact_speed(height, substeps, gravity, scale,
+                                                            upside_down):
+    # Free fall from rest: the hit's approach speed is sqrt(2 g h) (the issue asks 0.02 m/s;
+    # it is exact to rounding) whatever the drop, the substeps, the gravity and its scale,
+    # whichever body is A, and for a box landing flat (two points) as for a ball.
+    world = World(gravity=(0, -gravity), substeps=substeps)
+    world.hit_event_threshold = 0.1
+    ball = world.create_body(position=(0, height + 0.25))
+    ball.gravity_scale = scale
+    if upside_down:  # the falling body is created first: it is A, the normal points down
+        ball.add_shape(Polygon.box(0.5, 0.5))
+    floor = world.create_body("static")
+    floor.add_shape(Polygon.box(10, 1, center=(0, -0.5)))
+    if not upside_down:
+        ball.add_shape(Circle(0.25))
+    hits = _first_hits(world, int(60 * (math.sqrt(2 * height / (gravity * scale)) + 0.5)))
+    assert len(hits) >= 1
+    expected = math.sqrt(2 * gravity * scale * height)
+    assert hits[0][2] == pytest.approx(expected, abs=1e-9)  # exact for a drop from rest
 
 
 @pytest.mark.parametrize("shape", [Polygon.box(1, 1), Circle(0.5)])

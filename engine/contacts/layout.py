@@ -84,5 +84,6 @@ HIST_SIZE = H_LP + MAX_POINTS * H_LP_STRIDE
 R_NORMAL = 0  # normal impulse of the step, N s
 R_TANGENT = 1  # friction impulse of the step, N s, along (ny, -nx)
 R_APPROACH = 2  # approach speed when it first pushed, m/s (0: it never pushed)
-R_STRIDE = 3
+R_GAP = 3  # the gap that speed extrapolates over to the instant of contact, m (Q_GAP)
+R_STRIDE = 4
 RESULT_SIZE = MAX_POINTS * R_STRIDE

@@ -243,7 +243,7 @@ def step_bodies(bodies, pairs, joints, params):
     work = np.empty((count, WORK_SIZE))
     wa = np.empty(count, np.int32)
     wb = np.empty(count, np.int32)
-    gather(rows, order, cba, cbb, bodies.inv_mass, bodies.inv_inertia, state, work, wa, wb)
+    gather(rows, order, cba, cbb, bodies.inv_mass, bodies.inv_inertia, state, work, wa, wb, h)
     if count > 0 or joined > 0:  # else every body was free
         if joints is None:
             _substeps(bodies, stype, params, h, in_contact, state, center, center0, work, wa,

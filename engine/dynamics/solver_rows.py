@@ -17,7 +17,7 @@ Sources: Box2D v3 ``src/contact_solver.c`` (``b2PrepareContactsTask``; the impul
 back as in ``b2StoreImpulsesTask``).
 """
 from .._jit import njit, njit_inline
-from ..contacts.layout import R_APPROACH, R_NORMAL, R_STRIDE, R_TANGENT
+from ..contacts.layout import R_APPROACH, R_GAP, R_NORMAL, R_STRIDE, R_TANGENT
 from ..contacts.layout import C_COUNT, C_FRICTION, C_ROLLING, C_SURFACE, C_NX, C_NY, C_POINTS, C_RESTITUTION, H_NI, H_POINTS, H_STRIDE, H_TI, P_ADJ, P_NI, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY, P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI
 from ..body_state import S_VX, S_VY, S_W
 
@@ -60,7 +60,13 @@ Q_MAXNI = 15  # largest normal impulse this step (0: never touched)
 # k the contact delivers the accumulated impulse after k: warm start plus increments).
 Q_TOTNI = 16
 Q_TOTTI = 17
-Q_STRIDE = 18
+# For hit events: the gap over which Q_RELV extrapolates to the speed at the instant the
+# point's gap closed, ``v^2 + 2 a gap`` under a constant approach acceleration ``a``
+# (``contacts/events.contact_speed``): the separation when the speed was taken, plus
+# (after the substep's positions moved) or minus (before) half the distance the speed
+# covers in a substep, which is where semi-implicit Euler leads or lags the motion.
+Q_GAP = 18
+Q_STRIDE = 19
 WORK_SIZE = W_POINTS + 2 * Q_STRIDE
 
 
@@ -73,11 +79,11 @@ def relative_speed(dvx, dvy, wa, wb, dx, dy, ra, rb):
 
 
 @njit
-def gather(rows, order, cba, cbb, inv_mass, inv_inertia, state, work, wa, wb):
+def gather(rows, order, cba, cbb, inv_mass, inv_inertia, state, work, wa, wb, h):
     """Build the solver rows ``work[k]`` from ``rows[order[k]]`` (Box2D's prepare).
 
     ``state`` holds the bodies' velocities at the step's start: the approach speed of
-    each point is measured there.
+    each point is measured there. ``h``: the substep, s (for ``Q_GAP``).
     """
     for k in range(order.shape[0]):
         i = order[k]
@@ -137,9 +143,11 @@ def gather(rows, order, cba, cbb, inv_mass, inv_inertia, state, work, wa, wb):
             work[k, dst + Q_TOTNI] = -rows[i, src + P_NI]
             work[k, dst + Q_TOTTI] = -rows[i, src + P_TI]
             work[k, dst + Q_MAXNI] = 0.0
-            work[k, dst + Q_RELV] = relative_speed(state[b, S_VX] - state[a, S_VX],
-                                                   state[b, S_VY] - state[a, S_VY],
-                                                   state[a, S_W], state[b, S_W], nx, ny, rna, rnb)
+            relv = relative_speed(state[b, S_VX] - state[a, S_VX], state[b, S_VY] - state[a, S_VY],
+                                  state[a, S_W], state[b, S_W], nx, ny, rna, rnb)
+            work[k, dst + Q_RELV] = relv
+            # taken where the last substep left the positions (see Q_GAP)
+            work[k, dst + Q_GAP] = rows[i, src + P_SEP] - 0.5 * h * relv
 
 
 @njit
@@ -162,3 +170,4 @@ def scatter(work, order, rows, hist, results):
             results[i, r + R_TANGENT] = work[k, src + Q_TOTTI] + work[k, src + Q_TI]
             pushed = work[k, src + Q_MAXNI] > 0.0
             results[i, r + R_APPROACH] = -work[k, src + Q_RELV] if pushed else 0.0
+            results[i, r + R_GAP] = work[k, src + Q_GAP] if pushed else 0.0

@@ -183,22 +183,23 @@ def touching(state):
     state.touching = now
 
 
-def events(state):
+def events(state, dt):
     """The step's contact events as arrays (``world.contact_events``)."""
     if state.begun.size == 0 and state.ended.size == 0 and len(state.pairs) == 0:
         state.contact_events = NO_EVENTS
         return
     state.contact_events = ContactEvents(shape_pairs(state.begun), shape_pairs(state.ended),
-                                         _hits(state))
+                                         _hits(state, dt))
 
 
-def _hits(state):
+def _hits(state, dt):
     """``world.contact_events.hit`` from the solver's results (``contacts/events.py``)."""
     if len(state.pairs) == 0:
         return NO_HITS
+    params = state.solver_params(dt)
     keys, point, normal, speed = hit_events(state.pairs.arrays(), state.pieces.shape,
                                             state.pieces.body, state.body_arrays(),
-                                            state.hit_threshold)
+                                            params.gravity, state.hit_threshold)
     if keys.size == 0:
         return NO_HITS
     return hits(keys >> 32, keys & 0xFFFFFFFF, point, normal, speed)

@@ -333,7 +333,7 @@ class World(WorldBulk, WorldEvents, WorldQueries, WorldJoints, AngularJoints, Jo
             stages.continuous(state)
             stages.sleep(state, dt)
             stages.sensors(state)
-            stages.events(state)
+            stages.events(state, dt)
             if state.handlers:
                 callbacks.dispatch_after_solve(state, skipped)
         finally:

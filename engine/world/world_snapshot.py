@@ -9,7 +9,8 @@ __all__ = ["WorldSnapshots", "PICKLE_FORMAT"]
 
 # The layout of a pickled world. Bump it whenever the stores' columns or the state's
 # attributes change meaning; a pickle of another format is refused on loading.
-PICKLE_FORMAT = 1
+# 2: the solver's per-point results gained the gap hit events extrapolate over (R_GAP).
+PICKLE_FORMAT = 2
 
 
 class WorldSnapshots:
