@@ -18,21 +18,17 @@ from .layout import (C_COUNT, C_NX, C_NY, C_POINTS, P_RAX, P_RAY, P_SEP, P_STRID
 
 
 @njit
-def touching_shape_keys(keys, rows, piece_shape, distance):
-    """Sorted unique shape-pair keys of the pairs with a point within ``distance``.
+def touching_shape_keys(keys, flags, piece_shape):
+    """Sorted unique shape-pair keys of the pairs that touch.
 
-    ``keys`` int64 (m,) piece-pair keys, ``rows`` (m, CONTACT_SIZE) their contact rows,
-    ``piece_shape`` int32 the shape id of each piece.
+    ``keys`` int64 (m,) piece-pair keys, ``flags`` uint8 (m,) the narrowphase's ``keep``
+    flags (2: some point within ``TOUCHING_DISTANCE``), ``piece_shape`` int32 the shape
+    id of each piece.
     """
     out = np.empty(keys.shape[0], np.int64)
     n = 0
     for i in range(keys.shape[0]):
-        count = int(rows[i, C_COUNT])
-        near = False
-        for p in range(count):
-            if rows[i, C_POINTS + p * P_STRIDE + P_SEP] <= distance:
-                near = True
-        if near:
+        if flags[i] == 2:
             sa = piece_shape[keys[i] >> 32]
             sb = piece_shape[keys[i] & 0xFFFFFFFF]
             out[n] = (min(sa, sb) << 32) | max(sa, sb)
@@ -105,6 +101,19 @@ def _approach_accel(bodies, piece_body, gravity, key, nx, ny):
 
 
 @njit
+def _most_gravity(bodies, gravity):
+    """The largest acceleration gravity gives any dynamic body, m/s^2."""
+    g = 0.0
+    for lane in range(gravity.shape[0]):
+        g = max(g, math.hypot(gravity[lane, 0], gravity[lane, 1]))
+    scale = 0.0
+    for b in range(bodies.btype.shape[0]):
+        if bodies.btype[b] == DYNAMIC:
+            scale = max(scale, abs(bodies.gravity_scale[b]))
+    return g * scale
+
+
+@njit
 def hit_events(pairs, piece_shape, piece_body, bodies, gravity, threshold):
     """Hits: per pair of shapes, the point that pushed this step after approaching
     fastest, when faster than ``threshold`` (Box2D's hit events).
@@ -112,9 +121,9 @@ def hit_events(pairs, piece_shape, piece_body, bodies, gravity, threshold):
     ``pairs``: the pair set's ``PairArrays`` (keys, rows, results); ``piece_shape``,
     ``piece_body``: each piece's shape id and body row; ``bodies``: ``BodyArrays`` (the
     step's start pose places the anchors); ``gravity`` (lanes, 2): each point reports
-    its speed at the instant its gap closed (:func:`contact_speed`). Returns, sorted by shape-pair key, the keys int64 (k,),
-    points (k, 2), normals (k, 2, from the lower shape id to the higher) and approach
-    speeds (k,).
+    its speed at the instant its gap closed (:func:`contact_speed`). Returns, sorted by
+    shape-pair key, the keys int64 (k,), points (k, 2), normals (k, 2, from the lower
+    shape id to the higher) and approach speeds (k,).
     """
     keys, rows, results = pairs.keys, pairs.rows, pairs.results
     m = results.shape[0]
@@ -123,14 +132,18 @@ def hit_events(pairs, piece_shape, piece_body, bodies, gravity, threshold):
     normal = np.empty((m, 2))
     speed = np.empty(m)
     n = 0
+    reach = 2.0 * _most_gravity(bodies, gravity)  # bounds any pair's approach acceleration
     for i in range(m):
         best = threshold
         which = -1
         accel = 0.0
         for p in range(results.shape[1] // R_STRIDE):
             r = p * R_STRIDE
-            if results[i, r + R_NORMAL] <= 0.0 or results[i, r + R_APPROACH] <= 0.0:
+            v = results[i, r + R_APPROACH]
+            if results[i, r + R_NORMAL] <= 0.0 or v <= 0.0:
                 continue
+            if v * v + 2.0 * reach * abs(results[i, r + R_GAP]) <= best * best:
+                continue  # too slow to be a hit, whatever the bodies' gravity (most points)
             if accel == 0.0:
                 accel = _approach_accel(bodies, piece_body, gravity, keys[i],
                                         rows[i, C_NX], rows[i, C_NY])

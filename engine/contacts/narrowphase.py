@@ -21,7 +21,7 @@ from .._jit import njit_exact, njit_exact_inline
 from .layout import C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, C_ROLLING, C_SURFACE, C_TOUCHING, CONTACT_SIZE, H_COUNT, H_ID, H_NI, H_POINTS, H_STRIDE, H_TI, MAX_POINTS, P_ADJ, P_ID, P_NI, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY, P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI
 from .manifold_cache import MANIFOLD_POINT_STRIDE, can_reuse, refresh_from_cache, relative_pose, store_in_cache
 from .pair_keys import PIECE_BITS, PIECE_MASK
-from ..constants import STATIC
+from ..constants import STATIC, TOUCHING_DISTANCE
 from ..collision.manifold import M_COUNT, M_ID1, M_NX, M_NY, M_P1X, M_P1Y, M_S1, MANIFOLD_SIZE, collide_pieces
 
 MIX_BOX2D = 0  # friction sqrt(a*b), restitution max(a, b)
@@ -41,7 +41,8 @@ def update_contacts(pairs, keep, bodies, pieces, params):
         ``rows`` (m, CONTACT_SIZE): all written (a dropped pair's has no points).
         ``bodies`` int32 (2, >= m): receives the bodies of each pair's two pieces.
     keep : uint8 (m,)
-        Set to 0 for pairs whose fat AABBs stopped overlapping, else 1.
+        Set to 0 for pairs whose fat AABBs stopped overlapping, else 2 for those that
+        touch (a point within ``TOUCHING_DISTANCE``: contact events) and 1 for the rest.
     bodies, pieces : BodyArrays, PieceArrays (``world/state.py``)
         Body poses, centres of mass, velocities and extents; piece geometry (the vertex
         pool and its seam rows, see ``manifold.collide_pieces``), materials, fat boxes.
@@ -76,7 +77,7 @@ def update_contacts(pairs, keep, bodies, pieces, params):
         pair_body[0, i] = ba
         pair_body[1, i] = bb
         if _frozen(btype, asleep, ba) and _frozen(btype, asleep, bb):
-            keep[i] = 1  # nothing moved: the row stays as the last awake step wrote it
+            keep[i] = _kept(rows, i)  # nothing moved: the row stays as the last awake step wrote it
             continue
         if not _fat_boxes_overlap(piece_fat, a, b):
             keep[i] = 0
@@ -106,7 +107,19 @@ def update_contacts(pairs, keep, bodies, pieces, params):
         rows[i, C_ROLLING] = (max(pieces.rolling_resistance[a], pieces.rolling_resistance[b])
                               * max(piece_radius[a], piece_radius[b]))
         _write_row(rows, hist, i, man, n, com_a, com_b, piece_radius[a], piece_radius[b], last)
+        keep[i] = _kept(rows, i)
     return 0
+
+
+@njit_exact_inline
+def _kept(rows, i):
+    """``keep`` of a pair the narrowphase kept: 2 when some point of its row is within
+    ``TOUCHING_DISTANCE`` (it touches, for the contact events), else 1. Read while the
+    row is in cache, so the events need not read every row again."""
+    count = rows[i, C_COUNT]
+    near0 = count > 0.0 and rows[i, C_POINTS + P_SEP] <= TOUCHING_DISTANCE
+    near1 = count > 1.0 and rows[i, C_POINTS + P_STRIDE + P_SEP] <= TOUCHING_DISTANCE
+    return np.uint8(2) if near0 or near1 else np.uint8(1)
 
 
 @njit_exact_inline

@@ -24,6 +24,8 @@ from .layout import CONTACT_SIZE, HIST_SIZE, RESULT_SIZE
 
 __all__ = ["PairSet"]
 
+_NO_FLAGS = np.zeros(0, np.uint8)
+
 
 class PairArrays(NamedTuple):
     """The pair set as the stage kernels take it: sorted keys (m,), histories (m,
@@ -58,6 +60,7 @@ class PairSet:
         self.results = self._result_buffer[:0]  # the solver's per-point report (layout R_*)
         self.bodies = np.empty((2, 16), np.int32)  # written by the narrowphase
         self._dropped = None  # the last narrowphase's keep flags, until compacted
+        self.flags = _NO_FLAGS  # the last narrowphase's flags: 0 dropped, 1 kept, 2 touching
 
     def __len__(self):
         return self.keys.size
@@ -106,10 +109,12 @@ class PairSet:
         """
         m = self.keys.size
         if m == 0:
+            self.flags = _NO_FLAGS
             return
         self.reserve()
         keep = np.empty(m, np.uint8)
         update_contacts(self.arrays(), keep, bodies, pieces, params)
+        self.flags = keep  # 2 where the pair touches (the contact events read this)
         if not keep.all():
             self._dropped = keep
 

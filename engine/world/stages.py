@@ -173,7 +173,7 @@ def touching(state):
     if len(pairs) == 0 and state.touching.size == 0 and not state.pending_ends:
         state.begun = state.ended = NOTHING  # an empty world, or nothing near anything
         return
-    now = touching_shape_keys(pairs.keys, pairs.rows, state.pieces.shape, K.TOUCHING_DISTANCE)
+    now = touching_shape_keys(pairs.keys, pairs.flags, state.pieces.shape)
     state.begun = sorted_difference(now, state.touching)
     end = sorted_difference(state.touching, now)
     if state.pending_ends:  # pairs of shapes removed since the last step
