@@ -11,20 +11,29 @@ import math
 
 import numpy as np
 
-from .._jit import njit
+from .._jit import njit, njit_inline
 from ..constants import DYNAMIC
 from .layout import (C_COUNT, C_NX, C_NY, C_POINTS, P_RAX, P_RAY, P_SEP, P_STRIDE, R_APPROACH,
                      R_GAP, R_NORMAL, R_STRIDE)
 
 
 @njit
-def touching_shape_keys(keys, flags, piece_shape):
-    """Sorted unique shape-pair keys of the pairs that touch.
+def touch_changes(keys, flags, piece_shape, before):
+    """The shape pairs that touch now, and those that began and ended touching since
+    ``before`` (the sorted keys that touched after the last step): ``(now, begun, ended)``,
+    each sorted unique int64 shape-pair keys. One call, as a step makes it.
 
     ``keys`` int64 (m,) piece-pair keys, ``flags`` uint8 (m,) the narrowphase's ``keep``
     flags (2: some point within ``TOUCHING_DISTANCE``), ``piece_shape`` int32 the shape
     id of each piece.
     """
+    now = touching_shape_keys(keys, flags, piece_shape)
+    return now, sorted_difference(now, before), sorted_difference(before, now)
+
+
+@njit
+def touching_shape_keys(keys, flags, piece_shape):
+    """Sorted unique shape-pair keys of the pairs that touch (see :func:`touch_changes`)."""
     out = np.empty(keys.shape[0], np.int64)
     n = 0
     for i in range(keys.shape[0]):
@@ -85,6 +94,14 @@ def contact_speed(speed, gap, accel):
     return math.sqrt(max(speed * speed + 2.0 * accel * gap, 0.0))
 
 
+@njit_inline
+def hit_bound(speed, gap, reach):
+    """An upper bound of the squared :func:`contact_speed` of a point, given a bound
+    ``reach`` of the approach acceleration; the solver returns the largest of them, so
+    that a step with no possible hit skips :func:`hit_events`."""
+    return speed * speed + 2.0 * reach * abs(gap)
+
+
 @njit
 def _approach_accel(bodies, piece_body, gravity, key, nx, ny):
     """How fast gravity makes the pair's two bodies approach along the normal ``n``
@@ -101,8 +118,9 @@ def _approach_accel(bodies, piece_body, gravity, key, nx, ny):
 
 
 @njit
-def _most_gravity(bodies, gravity):
-    """The largest acceleration gravity gives any dynamic body, m/s^2."""
+def most_gravity(bodies, gravity):
+    """The largest acceleration gravity gives any dynamic body, m/s^2 (twice it bounds
+    the approach acceleration of any pair: :func:`hit_bound`)."""
     g = 0.0
     for lane in range(gravity.shape[0]):
         g = max(g, math.hypot(gravity[lane, 0], gravity[lane, 1]))
@@ -132,7 +150,7 @@ def hit_events(pairs, piece_shape, piece_body, bodies, gravity, threshold):
     normal = np.empty((m, 2))
     speed = np.empty(m)
     n = 0
-    reach = 2.0 * _most_gravity(bodies, gravity)  # bounds any pair's approach acceleration
+    reach = 2.0 * most_gravity(bodies, gravity)  # bounds any pair's approach acceleration
     for i in range(m):
         best = threshold
         which = -1
@@ -142,7 +160,7 @@ def hit_events(pairs, piece_shape, piece_body, bodies, gravity, threshold):
             v = results[i, r + R_APPROACH]
             if results[i, r + R_NORMAL] <= 0.0 or v <= 0.0:
                 continue
-            if v * v + 2.0 * reach * abs(results[i, r + R_GAP]) <= best * best:
+            if hit_bound(v, results[i, r + R_GAP], reach) <= best * best:
                 continue  # too slow to be a hit, whatever the bodies' gravity (most points)
             if accel == 0.0:
                 accel = _approach_accel(bodies, piece_body, gravity, keys[i],

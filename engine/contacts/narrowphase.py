@@ -35,14 +35,13 @@ def update_contacts(pairs, keep, bodies, pieces, params):
     Parameters
     ----------
     pairs : PairArrays (``pair_set.py``): keys, hist, rows, bodies
-        ``keys`` (m,) int64 ``(piece_a << 32) | piece_b``, ``piece_a < piece_b``.
-        ``hist`` (m, HIST_SIZE): last step's feature ids and impulses are read for warm
+        ``keys`` (m,) int64 ``(piece_a << 32) | piece_b``, ``piece_a < piece_b``; ``hist`` (m, HIST_SIZE): last step's feature ids and impulses are read for warm
         starting and replaced by this step's; the manifold cache lives there too.
-        ``rows`` (m, CONTACT_SIZE): all written (a dropped pair's has no points).
+        ``rows`` (m, CONTACT_SIZE): all written (a dropped pair's has no points);
         ``bodies`` int32 (2, >= m): receives the bodies of each pair's two pieces.
     keep : uint8 (m,)
-        Set to 0 for pairs whose fat AABBs stopped overlapping, else 2 for those that
-        touch (a point within ``TOUCHING_DISTANCE``: contact events) and 1 for the rest.
+        0 for pairs whose fat AABBs stopped overlapping (returns how many), else 2 where
+        a point is within ``TOUCHING_DISTANCE`` (contact events), else 1.
     bodies, pieces : BodyArrays, PieceArrays (``world/state.py``)
         Body poses, centres of mass, velocities and extents; piece geometry (the vertex
         pool and its seam rows, see ``manifold.collide_pieces``), materials, fat boxes.
@@ -51,9 +50,8 @@ def update_contacts(pairs, keep, bodies, pieces, params):
         kept, plus as far as the two bodies can approach each other in ``dt``, so a
         contact that can close within the step exists before it does (Firth 2011,
         "speculative contacts"); ``flip_tol`` the reference-face hysteresis
-        (``manifold.collide_pieces``); ``reuse_tol`` the manifold cache's tolerance in
-        meters (``manifold_cache.can_reuse``; 0 recomputes every manifold); ``mixing``
-        MIX_BOX2D or MIX_PYMUNK.
+        (``manifold.collide_pieces``); ``reuse_tol`` the manifold cache's tolerance, m
+        (``manifold_cache.can_reuse``; 0: no reuse); ``mixing`` MIX_BOX2D or MIX_PYMUNK.
     """
     keys, hist, rows, pair_body = pairs.keys, pairs.hist, pairs.rows, pairs.bodies
     piece_body, piece_start, piece_count = pieces.body, pieces.start, pieces.count
@@ -69,6 +67,7 @@ def update_contacts(pairs, keep, bodies, pieces, params):
     rot = _rotations(angle)  # one cos/sin per body rather than two per pair
     last = np.empty((MAX_POINTS, H_STRIDE))  # a pair's points of last step (_write_row)
     btype, asleep = bodies.btype, bodies.asleep
+    dropped = 0
     for i in range(keys.shape[0]):
         a = keys[i] >> PIECE_BITS
         b = keys[i] & PIECE_MASK
@@ -77,10 +76,11 @@ def update_contacts(pairs, keep, bodies, pieces, params):
         pair_body[0, i] = ba
         pair_body[1, i] = bb
         if _frozen(btype, asleep, ba) and _frozen(btype, asleep, bb):
-            keep[i] = _kept(rows, i)  # nothing moved: the row stays as the last awake step wrote it
+            keep[i] = _kept(rows, i)  # nothing moved: the row stays as last written
             continue
         if not _fat_boxes_overlap(piece_fat, a, b):
             keep[i] = 0
+            dropped += 1
             rows[i, C_COUNT] = 0.0
             rows[i, C_TOUCHING] = 0.0
             continue
@@ -108,7 +108,7 @@ def update_contacts(pairs, keep, bodies, pieces, params):
                               * max(piece_radius[a], piece_radius[b]))
         _write_row(rows, hist, i, man, n, com_a, com_b, piece_radius[a], piece_radius[b], last)
         keep[i] = _kept(rows, i)
-    return 0
+    return dropped
 
 
 @njit_exact_inline

@@ -113,9 +113,9 @@ class PairSet:
             return
         self.reserve()
         keep = np.empty(m, np.uint8)
-        update_contacts(self.arrays(), keep, bodies, pieces, params)
+        dropped = update_contacts(self.arrays(), keep, bodies, pieces, params)
         self.flags = keep  # 2 where the pair touches (the contact events read this)
-        if not keep.all():
+        if dropped:
             self._dropped = keep
 
     def keep(self, keep):

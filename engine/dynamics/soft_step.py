@@ -37,6 +37,7 @@ from .contact_solver import relax, restitution, solve, warm_start
 from .integrate import cap_velocities, integrate_free, integrate_positions, integrate_velocities
 from ..body_state import STATE_SIZE, S_QC, S_VX, S_VY, S_W
 from .solver_rows import WORK_SIZE, gather, scatter
+from ..contacts.events import most_gravity
 from ..constants import (JOINT_MAX_HERTZ_FRACTION, MAX_HERTZ_FRACTION, MOVED_BY_HAND, STATIC,
                          STATIC_HERTZ_FACTOR)
 from ..joints.common import softness
@@ -185,13 +186,15 @@ def _write_back(bodies, btype, state, center, angle0):
 @njit
 def step_bodies(bodies, pairs, joints, params):
     """Advance all bodies by ``params.dt`` in ``params.substeps`` substeps, solving the
-    contacts of ``pairs`` and the ``joints``.
+    contacts of ``pairs`` and the ``joints``; return the square of the fastest a hit
+    event of the step can be (``contacts/events.hit_bound``).
 
     Parameters
     ----------
     bodies : BodyArrays
         The world's body columns: poses, velocities, ``moved`` (set to 1 where the pose
-        changed, 2 on entry for a body placed by hand) updated in place, forces cleared.
+        changed, 2 on entry for a body placed by hand) updated in place, forces cleared;
+        ``pos0``, ``angle0`` receive the poses the step starts from.
     pairs : PairArrays
         Contact rows from the narrowphase (impulses accumulate in place), histories
         (receive the impulses for warm starting), results (each point's impulses over
@@ -217,7 +220,9 @@ def step_bodies(bodies, pairs, joints, params):
     stype = _solver_types(bodies.btype, bodies.asleep)
     center = _centers_of_mass(bodies.pos, bodies.angle, bodies.com)
     center0 = center.copy()
-    angle0 = bodies.angle.copy()
+    bodies.pos0[:] = bodies.pos  # the continuous stage sweeps from these
+    bodies.angle0[:] = bodies.angle
+    angle0 = bodies.angle0
     state = _start_state(bodies.vel, bodies.angvel)
 
     # Contacts with points, in colour order; bodies that touch one are integrated
@@ -254,5 +259,6 @@ def step_bodies(bodies, pairs, joints, params):
     restitution(work, wa, wb, state, params.restitution_threshold)
     results = pairs.results
     results[:] = 0.0  # rows the solver does not visit report nothing
-    scatter(work, order, rows, hist, results)
+    fastest = scatter(work, order, rows, hist, results, 2.0 * most_gravity(bodies, params.gravity))
     _write_back(bodies, stype, state, center, angle0)
+    return fastest

@@ -17,6 +17,7 @@ Sources: Box2D v3 ``src/contact_solver.c`` (``b2PrepareContactsTask``; the impul
 back as in ``b2StoreImpulsesTask``).
 """
 from .._jit import njit, njit_inline
+from ..contacts.events import hit_bound
 from ..contacts.layout import R_APPROACH, R_GAP, R_NORMAL, R_STRIDE, R_TANGENT
 from ..contacts.layout import C_COUNT, C_FRICTION, C_ROLLING, C_SURFACE, C_NX, C_NY, C_POINTS, C_RESTITUTION, H_NI, H_POINTS, H_STRIDE, H_TI, P_ADJ, P_NI, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY, P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI
 from ..body_state import S_VX, S_VY, S_W
@@ -151,10 +152,14 @@ def gather(rows, order, cba, cbb, inv_mass, inv_inertia, state, work, wa, wb, h)
 
 
 @njit
-def scatter(work, order, rows, hist, results):
+def scatter(work, order, rows, hist, results, reach):
     """Copy the impulses back: to the pair history (warm starting next step) and to the
     contact rows; report each point's impulses over the step and its approach speed in
-    ``results`` (``contacts/layout.py``, R_*; rows not solved keep zeros)."""
+    ``results`` (``contacts/layout.py``, R_*; rows not solved keep zeros).
+
+    Returns the largest ``hit_bound`` of a point that pushed (``reach`` bounds the
+    approach acceleration): no hit event can be faster than its square root."""
+    fastest = 0.0
     for k in range(order.shape[0]):
         i = order[k]
         for p in range(int(work[k, W_COUNT])):
@@ -171,3 +176,7 @@ def scatter(work, order, rows, hist, results):
             pushed = work[k, src + Q_MAXNI] > 0.0
             results[i, r + R_APPROACH] = -work[k, src + Q_RELV] if pushed else 0.0
             results[i, r + R_GAP] = work[k, src + Q_GAP] if pushed else 0.0
+            if pushed:
+                fastest = max(fastest, hit_bound(-work[k, src + Q_RELV], work[k, src + Q_GAP],
+                                                 reach))
+    return fastest

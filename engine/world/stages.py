@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import constants as K
 from ..broadphase.find_pairs import tree_find_pairs
-from ..contacts.events import hit_events, sorted_difference, touching_shape_keys
+from ..contacts.events import hit_events, sorted_difference, touch_changes
 from ..broadphase.proxies import placed_proxies, refresh_proxies
 from ..dynamics.continuous import find_fast, solve_continuous
 from ..dynamics.sleep import update_sleep, wake_touched
@@ -18,7 +18,7 @@ from .events import NO_EVENTS, NO_HITS, ContactEvents, SensorEvents, hits, senso
 from .sensor_kernels import CROSSED, OVERLAPS, sensor_visits
 from .sleeping import sleep_columns, sleep_links
 
-__all__ = ["broadphase", "narrowphase", "save_start_poses", "solve", "continuous", "sensors",
+__all__ = ["broadphase", "narrowphase", "solve", "continuous", "sensors",
            "touching", "events", "wake", "sleep", "resting"]
 
 
@@ -41,7 +41,7 @@ def broadphase(state, dt):
     included), look for new pairs in both trees.
     """
     # While some body sleeps, the narrowphase keeps its pairs' rows: they move with the pairs.
-    carry = bool(state.bodies.asleep[:state.bodies.used].any())
+    carry = state.asleep_count > 0 and bool(state.bodies.asleep[:state.bodies.used].any())
     state.pairs.compact_dropped(carry)
     bodies, pieces = state.body_arrays(), state.piece_arrays()
     n_pieces = state.pieces.used
@@ -54,6 +54,8 @@ def broadphase(state, dt):
         n_placed, n_static = placed_proxies(bodies, pieces, moved[count:], placed_static)
         count += n_placed
         state.placed = False
+    if count == 0 and n_static == 0:
+        return  # nothing left its fat box: no new pair (most steps of a resting world)
     rule = state.pair_rule()
     # Both searches before either merge, each bounded: too many pairs raise before any
     # pair is added or any body moves (the query method finds a pair of two moved
@@ -121,19 +123,15 @@ def sleep(state, dt):
             state.next_island)
 
 
-def save_start_poses(state):
-    """Keep each body's pose at the step's start (the continuous stage sweeps from it)."""
-    b = state.body_arrays()
-    np.copyto(b.pos0, b.pos)
-    np.copyto(b.angle0, b.angle)
-
-
 def solve(state, dt):
-    """The soft step: contacts solved in substeps, bodies integrated."""
+    """The soft step: contacts solved in substeps, bodies integrated (the poses the step
+    started from kept in ``pos0``, ``angle0`` for the continuous stage)."""
+    state.fastest_hit = 0.0
     if state.bodies.used:
         state.pairs.reserve()
         joints = state.joints.arrays() if len(state.joints) else None
-        step_bodies(state.body_arrays(), state.pairs.arrays(), joints, state.solver_params(dt))
+        state.fastest_hit = step_bodies(state.body_arrays(), state.pairs.arrays(), joints,
+                                        state.solver_params(dt))
 
 
 def continuous(state):
@@ -173,9 +171,8 @@ def touching(state):
     if len(pairs) == 0 and state.touching.size == 0 and not state.pending_ends:
         state.begun = state.ended = NOTHING  # an empty world, or nothing near anything
         return
-    now = touching_shape_keys(pairs.keys, pairs.flags, state.pieces.shape)
-    state.begun = sorted_difference(now, state.touching)
-    end = sorted_difference(state.touching, now)
+    now, state.begun, end = touch_changes(pairs.keys, pairs.flags, state.pieces.shape,
+                                          state.touching)
     if state.pending_ends:  # pairs of shapes removed since the last step
         end = np.union1d(end, np.array(state.pending_ends, np.int64))
         state.pending_ends = []
@@ -185,17 +182,17 @@ def touching(state):
 
 def events(state, dt):
     """The step's contact events as arrays (``world.contact_events``)."""
-    if state.begun.size == 0 and state.ended.size == 0 and len(state.pairs) == 0:
+    hits = _hits(state, dt)
+    if state.begun.size == 0 and state.ended.size == 0 and hits is NO_HITS:
         state.contact_events = NO_EVENTS
         return
-    state.contact_events = ContactEvents(shape_pairs(state.begun), shape_pairs(state.ended),
-                                         _hits(state, dt))
+    state.contact_events = ContactEvents(shape_pairs(state.begun), shape_pairs(state.ended), hits)
 
 
 def _hits(state, dt):
     """``world.contact_events.hit`` from the solver's results (``contacts/events.py``)."""
-    if len(state.pairs) == 0:
-        return NO_HITS
+    if len(state.pairs) == 0 or state.fastest_hit <= state.hit_threshold ** 2:
+        return NO_HITS  # no point pushed fast enough (the solver's bound)
     params = state.solver_params(dt)
     keys, point, normal, speed = hit_events(state.pairs.arrays(), state.pieces.shape,
                                             state.pieces.body, state.body_arrays(),

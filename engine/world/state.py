@@ -208,6 +208,7 @@ class WorldState:
         self.sensor_events = SensorEvents.empty()
         self.begun = np.empty(0, np.int64)  # shape-pair keys that began touching this step
         self.hit_threshold = K.HIT_EVENT_THRESHOLD  # m/s
+        self.fastest_hit = 0.0  # the solver's bound on this step's hit speeds, squared
         self.handlers = []  # collision callbacks (``callbacks.py``), in registration order
         self.disabled = set()  # shape pairs a begin callback disabled until they separate
         self.one_way_off = set()  # shape pairs a one-way shape lets through until they part

@@ -321,7 +321,6 @@ class World(WorldBulk, WorldEvents, WorldQueries, WorldJoints, AngularJoints, Jo
         state.locked = True
         state.touch()
         try:
-            stages.save_start_poses(state)
             stages.broadphase(state, dt)
             stages.narrowphase(state, dt)
             stages.wake(state)
