@@ -19,12 +19,14 @@ import numpy as np
 from .._store import copy_into
 
 from . import pair_keys as _pairs
+from .._dispatch import StageKernel
 from .narrowphase import update_contacts
 from .layout import CONTACT_SIZE, HIST_SIZE, RESULT_SIZE
 
 __all__ = ["PairSet"]
 
 _NO_FLAGS = np.zeros(0, np.uint8)
+_update_contacts = StageKernel(update_contacts)
 
 
 class PairArrays(NamedTuple):
@@ -61,6 +63,13 @@ class PairSet:
         self.bodies = np.empty((2, 16), np.int32)  # written by the narrowphase
         self._dropped = None  # the last narrowphase's keep flags, until compacted
         self.flags = _NO_FLAGS  # the last narrowphase's flags: 0 dropped, 1 kept, 2 touching
+        self._keep = None  # the buffer the flags are written to (``_keep_flags``)
+        self._arrays = None  # the last PairArrays (``arrays``)
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state["_arrays"] = None  # views of the arrays below: rebuilt on first use
+        return state
 
     def __len__(self):
         return self.keys.size
@@ -81,12 +90,27 @@ class PairSet:
             self._row_buffer = np.empty((2 * m, CONTACT_SIZE))
             self._row_buffer[:rows.shape[0]] = rows  # kept: a sleeping pair's row is not rewritten
             self._result_buffer = np.zeros((2 * m, RESULT_SIZE))
-        self.rows = self._row_buffer[:m]
-        self.results = self._result_buffer[:m]
+        if self.rows.shape[0] != m or self.rows.base is not self._row_buffer:
+            self.rows = self._row_buffer[:m]
+        if self.results.shape[0] != m or self.results.base is not self._result_buffer:
+            self.results = self._result_buffer[:m]
 
     def arrays(self):
-        """:class:`PairArrays` of the current pairs (after :meth:`reserve`)."""
-        return PairArrays(self.keys, self.hist, self.rows, self.bodies, self.results)
+        """:class:`PairArrays` of the current pairs (after :meth:`reserve`): the same
+        tuple while its arrays stay the same (``engine._dispatch`` relies on that)."""
+        arrays = self._arrays
+        if (arrays is None or arrays.keys is not self.keys or arrays.hist is not self.hist
+                or arrays.rows is not self.rows or arrays.bodies is not self.bodies
+                or arrays.results is not self.results):
+            arrays = self._arrays = PairArrays(self.keys, self.hist, self.rows, self.bodies,
+                                               self.results)
+        return arrays
+
+    def _keep_flags(self, m):
+        """A uint8 (m,) buffer for the narrowphase's flags, the same array while ``m`` is."""
+        if self._keep is None or self._keep.shape[0] != m:
+            self._keep = np.empty(m, np.uint8)
+        return self._keep
 
     def add(self, new_keys, carry_rows=False):
         """Merge sorted unique ``new_keys`` in; new pairs start with an empty history
@@ -112,8 +136,8 @@ class PairSet:
             self.flags = _NO_FLAGS
             return
         self.reserve()
-        keep = np.empty(m, np.uint8)
-        dropped = update_contacts(self.arrays(), keep, bodies, pieces, params)
+        keep = self._keep_flags(m)
+        dropped = _update_contacts(self.arrays(), keep, bodies, pieces, params)
         self.flags = keep  # 2 where the pair touches (the contact events read this)
         if dropped:
             self._dropped = keep

@@ -8,6 +8,7 @@ lists what each stage reads and writes. They do not call each other: they meet i
 import numpy as np
 
 from .. import constants as K
+from .._dispatch import StageKernel
 from ..broadphase.find_pairs import tree_find_pairs
 from ..contacts.events import hit_events, sorted_difference, touch_changes
 from ..broadphase.proxies import placed_proxies, refresh_proxies
@@ -23,6 +24,11 @@ __all__ = ["broadphase", "narrowphase", "solve", "continuous", "sensors",
 
 
 NOTHING = np.empty(0, np.int64)
+# The kernels every step calls, called past Numba's argument typing while the state hands
+# them the same tuples as last time (``engine/_dispatch.py``).
+_refresh_proxies = StageKernel(refresh_proxies)
+_step_bodies = StageKernel(step_bodies)
+_find_fast = StageKernel(find_fast)
 NO_SENSOR_EVENTS = SensorEvents.empty()  # shared, as NO_EVENTS: read-only arrays
 
 
@@ -31,6 +37,15 @@ def _scratch(state, name, size, dtype):
     buf = state.scratch.get(name)
     if buf is None or buf.size < size:
         buf = state.scratch[name] = np.empty(max(16, 2 * size), dtype)
+    return buf
+
+
+def _sized(state, name, size, dtype):
+    """A reusable buffer of exactly ``size`` entries kept on the state: the same array
+    while the size stays (so that a ``StageKernel`` call can skip its typing)."""
+    buf = state.scratch.get(name)
+    if buf is None or buf.size != size:
+        buf = state.scratch[name] = np.empty(size, dtype)
     return buf
 
 
@@ -47,7 +62,7 @@ def broadphase(state, dt):
     n_pieces = state.pieces.used
     moved = _scratch(state, "moved", 2 * n_pieces, np.int32)
     tree, static_tree = state.tree.arrays, state.static_tree.arrays
-    count = refresh_proxies(bodies, pieces, tree, state.proxy_params(dt), moved)
+    count = _refresh_proxies(bodies, pieces, tree, state.proxy_params(dt), moved)
     n_static = 0
     if state.placed:  # pieces placed by hand look for pairs too (static ones included)
         placed_static = _scratch(state, "placed_static", n_pieces, np.int32)
@@ -130,16 +145,16 @@ def solve(state, dt):
     if state.bodies.used:
         state.pairs.reserve()
         joints = state.joints.arrays() if len(state.joints) else None
-        state.fastest_hit = step_bodies(state.body_arrays(), state.pairs.arrays(), joints,
+        state.fastest_hit = _step_bodies(state.body_arrays(), state.pairs.arrays(), joints,
                                         state.solver_params(dt))
 
 
 def continuous(state):
     """Fast bodies swept from their start pose and clamped to their first impact."""
     n = state.bodies.used
-    fast = _scratch(state, "fast", n, np.uint8)[:n]
+    fast = _sized(state, "fast", n, np.uint8)
     bodies = state.body_arrays()
-    if find_fast(bodies, state.continuous_params().safety, fast):
+    if _find_fast(bodies, state.continuous_params().safety, fast):
         candidates = (state.pairs.keys, state.tree.arrays, state.static_tree.arrays,
                       state.pair_rule(), state.shapes.one_way[:state.shapes.used])
         solve_continuous(fast, bodies, state.piece_arrays(), candidates, state.continuous_params())
