@@ -54,16 +54,11 @@ class StageKernel:
         return result
 
     def _entry_for(self, args):
-        """The compiled entry point the dispatcher just used for ``args``, or None (plain
-        Python under ``NUMBA_DISABLE_JIT``, or several candidates)."""
+        """The compiled entry point the dispatcher just used for ``args``: its only one.
+        None when it has several (working out which would cost what the fast path
+        saves) or none (plain Python under ``NUMBA_DISABLE_JIT``): then every call goes
+        through the dispatcher."""
         overloads = getattr(self.kernel, "overloads", None)
-        if not overloads:
+        if not overloads or len(overloads) != 1:
             return None
-        if len(overloads) == 1:
-            return next(iter(overloads.values())).entry_point
-        try:
-            key = tuple(self.kernel.typeof_pyval(a) for a in args)
-        except Exception:  # noqa: BLE001 - typing failed: keep the checked path
-            return None
-        found = overloads.get(key)
-        return None if found is None else found.entry_point
+        return next(iter(overloads.values())).entry_point

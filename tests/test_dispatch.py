@@ -1,0 +1,62 @@
+"""StageKernel (engine/_dispatch.py): the fast path is taken only with the very objects
+of the last checked call, and it gives what the dispatcher gives."""
+import numba
+import numpy as np
+
+from engine import Circle, Polygon, World
+from engine._dispatch import StageKernel
+from engine.contacts import pair_set
+from engine.world import stages
+
+
+def test_same_objects_take_the_entry_point_and_others_the_dispatcher():
+    calls = []
+
+    @numba.njit
+    def total(a, scale):
+        return a.sum() * scale
+
+    kernel = StageKernel(total)
+    a = np.arange(5.0)
+    assert kernel(a, 2.0) == 20.0
+    last, entry = kernel.memo
+    assert last[0] is a and entry is not None
+    kernel.memo = (last, lambda *args: calls.append(args) or -1.0)  # spy on the fast path
+    assert kernel(a, last[1]) == -1.0 and len(calls) == 1  # the same objects: fast path
+    assert kernel(a.copy(), last[1]) == 20.0  # an equal but new array: checked again
+    assert kernel.memo[0][0] is not a
+    ints = np.arange(4)
+    assert kernel(ints, 1.0) == 6.0  # a second signature: the dispatcher from now on
+    assert kernel.memo[1] is None and kernel(ints, 1.0) == 6.0
+
+
+def test_a_plain_python_function_is_always_called_directly():
+    kernel = StageKernel(lambda a: a + 1)  # what NUMBA_DISABLE_JIT leaves
+    assert kernel(1) == 2 and kernel(1) == 2 and kernel.memo[1] is None
+
+
+def test_a_resting_world_steps_on_the_fast_path_and_a_changed_one_rechecks():
+    world = World(sleeping=False)
+    world.create_body("static").add_shape(Polygon.box(10, 1, center=(0, -0.5)))
+    box = world.create_body(position=(0, 0.5))
+    box.add_shape(Polygon.box(1, 1))
+    for _ in range(30):
+        world.step(1 / 60)
+    twin = World(sleeping=False)
+    twin.create_body("static").add_shape(Polygon.box(10, 1, center=(0, -0.5)))
+    twin.create_body(position=(0, 0.5)).add_shape(Polygon.box(1, 1))
+    for _ in range(30):
+        twin.step(1 / 60)
+    world.step(1 / 60)
+    for kernel in (stages._step_bodies, stages._refresh_proxies, pair_set._update_contacts):
+        assert kernel.memo[1] is not None, kernel.kernel.__name__
+    assert stages._step_bodies.memo[0][0] is world._state.body_arrays()
+    twin.step(1 / 60)  # another world's tuples: the checked path, then its own fast path
+    assert stages._step_bodies.memo[0][0] is twin._state.body_arrays()
+    ball = world.create_body(position=(3, 1))  # a new body: new tuples, checked again
+    ball.add_shape(Circle(0.2))
+    for _ in range(60):
+        world.step(1 / 60)
+        twin.step(1 / 60)
+    assert world.positions[1].tolist() == twin.positions[1].tolist()  # bit for bit
+    assert ball.position[1] < 0.3  # it fell and landed
