@@ -51,9 +51,10 @@ def finite(world):
                                                world.angular_velocities))
 
 
-def soak_pyramid(base, settle, steps, dt=1 / 60):
-    """The pyramid checks; returns (ok, figures)."""
-    world, _ = scenes.pyramid(base).build()
+def soak_pyramid(base, settle, steps, dt=1 / 60, sleeping=False):
+    """The pyramid checks; returns (ok, figures). Sleeping is off by default: an asleep
+    pyramid would not move, and the checks would check nothing."""
+    world, _ = scenes.pyramid(base).build(sleeping=sleeping)
     bodies = world.bodies
     mass = np.array([b.mass for b in bodies])
     inertia = np.array([b.inertia for b in bodies])
@@ -113,6 +114,8 @@ def main(argv=None):
     p.add_argument("--base", type=int, default=20, help="pyramid base (boxes in the bottom row)")
     p.add_argument("--settle", type=int, default=1200, help="settling steps before the checks")
     p.add_argument("--steps", type=int, default=1_000_000, help="checked pyramid steps")
+    p.add_argument("--sleeping", action="store_true",
+                   help="let the pyramid sleep (off: it stays awake and is checked every step)")
     p.add_argument("--churn-steps", type=int, default=100_000, help="spawn-and-despawn steps")
     p.add_argument("--alive", type=int, default=100, help="bodies alive in the churn scene")
     p.add_argument("--slowdown", type=float, default=1.25,
@@ -120,7 +123,7 @@ def main(argv=None):
     args = p.parse_args(argv)
     ok = True
     for name, (passed, figures) in (
-            ("pyramid", soak_pyramid(args.base, args.settle, args.steps)),
+            ("pyramid", soak_pyramid(args.base, args.settle, args.steps, sleeping=args.sleeping)),
             ("churn", soak_churn(args.churn_steps, args.alive, args.slowdown))):
         ok &= passed
         print(f"{name}: {'ok' if passed else 'FAILED'}")
