@@ -142,6 +142,9 @@ class Columns:
 
     def delete_row(self, i, n):
         """Remove row ``i`` of the first ``n`` rows, shifting the rows after it down."""
+        if i == n - 1:  # the last row (as a body made and destroyed in turn): no shift
+            self.reset_row(i)
+            return
         for name, (_, _, fill) in self._spec.items():
             col = getattr(self, name)
             col[i:n - 1] = col[i + 1:n]

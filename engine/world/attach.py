@@ -44,6 +44,8 @@ def free_shape_id(state, sid):
     next step's events."""
     for keys, ended in (("touching", "pending_ends"), ("overlapping", "pending_sensor_ends")):
         current = getattr(state, keys)
+        if current.size == 0:
+            continue
         mine = ((current >> 32) == sid) | ((current & 0xFFFFFFFF) == sid)
         if mine.any():
             setattr(state, ended, list(getattr(state, ended)) + [int(k) for k in current[mine]])

@@ -30,6 +30,7 @@ from . import sleeping
 from .world_angular_joints import AngularJoints
 from .joint_rows import break_overloaded, destroy_joints_of_body
 from .one_way import one_way_platforms
+from .attach import write_mass
 from .body import Body
 from .body_type import BodyType
 from .shape_handle import ShapeHandle
@@ -171,7 +172,9 @@ class World(WorldBulk, WorldEvents, WorldQueries, WorldJoints, AngularJoints, Jo
         body = Body(self, state, state.body_keys.new(i))
         state.handles.append(body)
         state.restructure()
-        body._update_mass()
+        # no shapes yet: the new row's fills (centre of mass 0, no extent) hold, and the
+        # mass is the rule's for a body without shapes
+        write_mass(b, i, kind == BodyType.DYNAMIC, 0.0, 0.0)
         return body
 
     def destroy_body(self, body):
