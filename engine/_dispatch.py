@@ -54,11 +54,19 @@ class StageKernel:
         return result
 
     def _entry_for(self, args):
-        """The compiled entry point the dispatcher just used for ``args``: its only one.
-        None when it has several (working out which would cost what the fast path
-        saves) or none (plain Python under ``NUMBA_DISABLE_JIT``): then every call goes
-        through the dispatcher."""
+        """The compiled entry point the dispatcher just used for ``args``, or None (plain
+        Python under ``NUMBA_DISABLE_JIT``, or no exact match): then the next call goes
+        through the dispatcher again. With one overload (the common case) it is that
+        one; with several (``step_bodies`` with and without joints), the one of the
+        arguments' types, worked out again here: only after a call that missed."""
         overloads = getattr(self.kernel, "overloads", None)
-        if not overloads or len(overloads) != 1:
+        if not overloads:
             return None
-        return next(iter(overloads.values())).entry_point
+        if len(overloads) == 1:
+            return next(iter(overloads.values())).entry_point
+        try:
+            key = tuple(self.kernel.typeof_pyval(a) for a in args)
+        except Exception:  # noqa: BLE001 - typing failed: keep the checked path
+            return None
+        found = overloads.get(key)
+        return None if found is None else found.entry_point
