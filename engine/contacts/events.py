@@ -97,8 +97,8 @@ def contact_speed(speed, gap, accel):
 @njit_inline
 def hit_bound(speed, gap, reach):
     """An upper bound of the squared :func:`contact_speed` of a point, given a bound
-    ``reach`` of the approach acceleration; the solver returns the largest of them, so
-    that a step with no possible hit skips :func:`hit_events`."""
+    ``reach`` of the approach acceleration: the solver lists the pairs where it exceeds
+    the hit threshold squared, and :func:`hit_events` looks at those only."""
     return speed * speed + 2.0 * reach * abs(gap)
 
 
@@ -132,11 +132,13 @@ def most_gravity(bodies, gravity):
 
 
 @njit
-def hit_events(pairs, piece_shape, piece_body, bodies, gravity, threshold):
+def hit_events(pairs, candidates, piece_shape, piece_body, bodies, gravity, threshold):
     """Hits: per pair of shapes, the point that pushed this step after approaching
     fastest, when faster than ``threshold`` (Box2D's hit events).
 
-    ``pairs``: the pair set's ``PairArrays`` (keys, rows, results); ``piece_shape``,
+    ``pairs``: the pair set's ``PairArrays`` (keys, rows, results); ``candidates``: the
+    indices of the pairs to look at (the solver's list of those that may hold a hit,
+    ``dynamics/solver_rows.scatter``); ``piece_shape``,
     ``piece_body``: each piece's shape id and body row; ``bodies``: ``BodyArrays`` (the
     step's start pose places the anchors); ``gravity`` (lanes, 2): each point reports
     its speed at the instant its gap closed (:func:`contact_speed`). Returns, sorted by
@@ -144,14 +146,15 @@ def hit_events(pairs, piece_shape, piece_body, bodies, gravity, threshold):
     shape id to the higher) and approach speeds (k,).
     """
     keys, rows, results = pairs.keys, pairs.rows, pairs.results
-    m = results.shape[0]
+    m = candidates.shape[0]
     found = np.empty(m, np.int64)
     point = np.empty((m, 2))
     normal = np.empty((m, 2))
     speed = np.empty(m)
     n = 0
     reach = 2.0 * most_gravity(bodies, gravity)  # bounds any pair's approach acceleration
-    for i in range(m):
+    for c in range(m):
+        i = candidates[c]
         best = threshold
         which = -1
         accel = 0.0

@@ -186,8 +186,8 @@ def _write_back(bodies, btype, state, center, angle0):
 @njit
 def step_bodies(bodies, pairs, joints, params):
     """Advance all bodies by ``params.dt`` in ``params.substeps`` substeps, solving the
-    contacts of ``pairs`` and the ``joints``; return the square of the fastest a hit
-    event of the step can be (``contacts/events.hit_bound``).
+    contacts of ``pairs`` and the ``joints``; return the sorted indices of the pairs that
+    may hold a hit event faster than ``params.hit_threshold`` (``solver_rows.scatter``).
 
     Parameters
     ----------
@@ -259,6 +259,7 @@ def step_bodies(bodies, pairs, joints, params):
     restitution(work, wa, wb, state, params.restitution_threshold)
     results = pairs.results
     results[:] = 0.0  # rows the solver does not visit report nothing
-    fastest = scatter(work, order, rows, hist, results, 2.0 * most_gravity(bodies, params.gravity))
+    hitters = scatter(work, order, rows, hist, results, 2.0 * most_gravity(bodies, params.gravity),
+                      params.hit_threshold)
     _write_back(bodies, stype, state, center, angle0)
-    return fastest
+    return hitters

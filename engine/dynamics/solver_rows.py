@@ -16,6 +16,8 @@ chain than recomputing the cross products from the anchors every pass.
 Sources: Box2D v3 ``src/contact_solver.c`` (``b2PrepareContactsTask``; the impulses go
 back as in ``b2StoreImpulsesTask``).
 """
+import numpy as np
+
 from .._jit import njit, njit_inline
 from ..contacts.events import hit_bound
 from ..contacts.layout import R_APPROACH, R_GAP, R_NORMAL, R_STRIDE, R_TANGENT
@@ -152,15 +154,19 @@ def gather(rows, order, cba, cbb, inv_mass, inv_inertia, state, work, wa, wb, h)
 
 
 @njit
-def scatter(work, order, rows, hist, results, reach):
+def scatter(work, order, rows, hist, results, reach, threshold):
     """Copy the impulses back: to the pair history (warm starting next step) and to the
     contact rows; report each point's impulses over the step and its approach speed in
     ``results`` (``contacts/layout.py``, R_*; rows not solved keep zeros).
 
-    Returns the largest ``hit_bound`` of a point that pushed (``reach`` bounds the
-    approach acceleration): no hit event can be faster than its square root."""
-    fastest = 0.0
+    Returns the sorted int64 indices of the pairs with a point that pushed and whose
+    ``hit_bound`` (``reach`` bounds the approach acceleration) exceeds ``threshold``
+    squared: the only pairs that can hold a hit event faster than ``threshold``."""
+    hitters = np.empty(order.shape[0], np.int64)
+    n = 0
+    limit = threshold * threshold
     for k in range(order.shape[0]):
+        fastest = 0.0
         i = order[k]
         for p in range(int(work[k, W_COUNT])):
             src = W_POINTS + p * Q_STRIDE
@@ -179,4 +185,7 @@ def scatter(work, order, rows, hist, results, reach):
             if pushed:
                 fastest = max(fastest, hit_bound(-work[k, src + Q_RELV], work[k, src + Q_GAP],
                                                  reach))
-    return fastest
+        if fastest > limit:
+            hitters[n] = i
+            n += 1
+    return np.sort(hitters[:n])

@@ -141,12 +141,12 @@ def sleep(state, dt):
 def solve(state, dt):
     """The soft step: contacts solved in substeps, bodies integrated (the poses the step
     started from kept in ``pos0``, ``angle0`` for the continuous stage)."""
-    state.fastest_hit = 0.0
+    state.hit_pairs = NOTHING
     if state.bodies.used:
         state.pairs.reserve()
         joints = state.joints.arrays() if len(state.joints) else None
-        state.fastest_hit = _step_bodies(state.body_arrays(), state.pairs.arrays(), joints,
-                                        state.solver_params(dt))
+        state.hit_pairs = _step_bodies(state.body_arrays(), state.pairs.arrays(), joints,
+                                       state.solver_params(dt))
 
 
 def continuous(state):
@@ -206,12 +206,13 @@ def events(state, dt):
 
 def _hits(state, dt):
     """``world.contact_events.hit`` from the solver's results (``contacts/events.py``)."""
-    if len(state.pairs) == 0 or state.fastest_hit <= state.hit_threshold ** 2:
+    if state.hit_pairs.size == 0:
         return NO_HITS  # no point pushed fast enough (the solver's bound)
     params = state.solver_params(dt)
-    keys, point, normal, speed = hit_events(state.pairs.arrays(), state.pieces.shape,
-                                            state.pieces.body, state.body_arrays(),
-                                            params.gravity, state.hit_threshold)
+    keys, point, normal, speed = hit_events(state.pairs.arrays(), state.hit_pairs,
+                                            state.pieces.shape, state.pieces.body,
+                                            state.body_arrays(), params.gravity,
+                                            state.hit_threshold)
     if keys.size == 0:
         return NO_HITS
     return hits(keys >> 32, keys & 0xFFFFFFFF, point, normal, speed)

@@ -128,6 +128,7 @@ class SolverParams(NamedTuple):
     joint_hertz: float
     joint_zeta: float
     joint_iterations: int
+    hit_threshold: float  # m/s: the solver lists the pairs whose hits may be faster
 
 
 class ContinuousParams(NamedTuple):
@@ -145,6 +146,7 @@ _TOKENS = itertools.count(random.SystemRandom().getrandbits(62))
 def _token():
     return next(_TOKENS) & ((1 << 63) - 1)
 CONTINUOUS_PARAMS = ContinuousParams(K.LINEAR_SLOP, K.CCD_SAFETY_FACTOR)
+NO_PAIRS = np.empty(0, np.int64)
 
 
 class WorldState:
@@ -208,7 +210,7 @@ class WorldState:
         self.sensor_events = SensorEvents.empty()
         self.begun = np.empty(0, np.int64)  # shape-pair keys that began touching this step
         self.hit_threshold = K.HIT_EVENT_THRESHOLD  # m/s
-        self.fastest_hit = 0.0  # the solver's bound on this step's hit speeds, squared
+        self.hit_pairs = NO_PAIRS  # pairs the solver found may hold a hit (``stages.solve``)
         self.handlers = []  # collision callbacks (``callbacks.py``), in registration order
         self.disabled = set()  # shape pairs a begin callback disabled until they separate
         self.one_way_off = set()  # shape pairs a one-way shape lets through until they part
@@ -336,7 +338,7 @@ class WorldState:
         """``(ProxyParams, NarrowParams, SolverParams)`` for a step of ``dt``, kept while
         ``dt`` and the settings stay the same (a step does not rebuild three tuples)."""
         key = (dt, self.substeps, self.gravity, self.mixing, self.joint_hertz, self.joint_zeta,
-               self.joint_iterations)
+               self.joint_iterations, self.hit_threshold)
         if self._params[0] != key:
             gravity = self.lane_gravity
             if gravity is None:
@@ -348,7 +350,7 @@ class WorldState:
                 SolverParams(dt, self.substeps, gravity, K.CONTACT_HERTZ, K.CONTACT_DAMPING_RATIO,
                              K.MAX_PUSHOUT_SPEED, K.RESTITUTION_THRESHOLD, K.LINEAR_SLOP,
                              K.MAX_LINEAR_SPEED, K.MAX_ROTATION, self.joint_hertz,
-                             self.joint_zeta, self.joint_iterations)))
+                             self.joint_zeta, self.joint_iterations, float(self.hit_threshold))))
         return self._params[1]
 
     def proxy_params(self, dt):
