@@ -202,6 +202,21 @@ def test_ray_cast_many_equals_ray_cast_per_ray(seed):
     assert empty.fraction.shape == (0,) and empty.point.shape == (0, 2)
 
 
+def test_ray_cast_many_equals_ray_cast_with_a_grid_over_the_moving_bodies_only():
+    """300 rays or more are searched through a grid (``world/ray_grid.py``); with a ground
+    far wider than the moving bodies it covers their box only, and the rays that leave it
+    are searched in the trees as well."""
+    world, _, _, _ = build(7, count=30)
+    world.create_body("static", position=(0.0, -8.0)).add_shape(Polygon.box(2000.0, 1.0))
+    starts, ends = rays(7, 400, spread=12.0)
+    many = world.ray_cast_many(starts, ends)
+    for i, (start, end) in enumerate(zip(starts.tolist(), ends.tolist())):
+        hit = world.ray_cast(start, end)
+        assert many.shape_id[i] == (-1 if hit is None else hit.shape.id)
+        assert many.fraction[i] == (1.0 if hit is None else hit.fraction)
+        assert tuple(many.point[i]) == (tuple(end) if hit is None else hit.point)
+
+
 KIND = st.sampled_from(KINDS)
 
 

@@ -17,8 +17,17 @@ from .._jit import njit_exact as njit, njit_exact_inline as njit_inline
 from ..broadphase.tree_ops import META_ROOT, grown, tree_collect
 from ..collision.ray_cast import ray_cast_piece
 from ..collision.toi import MISS, shapes_toi
+from .ray_grid import ray_grid
 from .query_forest import (N_LINK, PT_ANGLE, PT_C, PT_COUNT, PT_RADIUS, PT_S, PT_SHAPE, PT_START,
                            PT_X, PT_Y, TREES, forest_collect, forest_stack)
+
+
+# Boxes entered up to SLACK (in fractions) beyond the best hit so far are still searched:
+# a piece's box and its cast round differently, and a box pruned by a rounding error
+# could hold the answer, which would then depend on the order of the search (the grid
+# of ``ray_cast_many`` and the tree of ``ray_cast`` must give the same).
+SLACK = 1e-9
+NO_HIT = (-1, 1.0, -1, 0.0, 0.0)  # (piece, t, shape id, nx, ny) of a ray that hit nothing
 
 
 @njit_inline
@@ -65,14 +74,25 @@ def _ray_piece(geo, q, px, py, dx, dy):
 
 @njit_inline
 def _hits(nodes, i, px, py, ix, iy, zx, zy, best_t):
-    """``(hit, t_in)``: whether the ray enters box ``i`` by ``best_t``, and where."""
+    """``(hit, t_in)``: whether the ray enters box ``i`` by ``best_t`` (within ``SLACK``),
+    and where."""
     t_in, t_out = _slab(nodes, i, px, py, ix, iy, zx, zy)
-    return t_in <= t_out and t_out >= 0.0 and t_in <= best_t, t_in
+    return t_in <= t_out and t_out >= 0.0 and t_in <= best_t + SLACK, t_in
 
 
 @njit_inline
-def _ray_search(px, py, dx, dy, mask, forest, geo, stacks, found, clip):
-    """Search the forest along the ray ``p + t d``, t in [0, 1]: ``(best, pieces, hits, n)``.
+def _closer(best, q, t, sid):
+    """Whether piece ``q`` of shape ``sid`` hit at ``t`` beats ``best``: the closer hit,
+    ties to the lower shape id, then the lower piece row (the answer does not depend on
+    the order in which pieces are met: the tree's or the grid's)."""
+    tie = t == best[1] and (sid < best[2] or (sid == best[2] and q < best[0]))
+    return t < best[1] or best[0] < 0 or tie
+
+
+@njit_inline
+def _ray_search(px, py, dx, dy, mask, forest, geo, stacks, found, clip, best):
+    """Search the forest along the ray ``p + t d``, t in [0, 1], from ``best`` (below; a
+    grid's answer, or ``NO_HIT``): ``(best, pieces, hits, n)``.
 
     With ``clip``, ``best = (piece, t, shape id, nx, ny)`` is the closest hit (piece -1
     on a miss) of the pieces that do not hold ``p`` (a hit at t = 0: Box2D's
@@ -84,7 +104,6 @@ def _ray_search(px, py, dx, dy, mask, forest, geo, stacks, found, clip):
     nodes, roots = forest
     stack, enter = stacks
     pieces, hits = found
-    best = (-1, 1.0, -1, 0.0, 0.0)
     n = 0
     zx = dx == 0.0
     zy = dy == 0.0
@@ -98,7 +117,7 @@ def _ray_search(px, py, dx, dy, mask, forest, geo, stacks, found, clip):
         top = 1 if hit else 0
         while top > 0:
             top -= 1
-            if enter[top] > best[1]:
+            if enter[top] > best[1] + SLACK:
                 continue
             i = stack[top]
             link = nodes[i, N_LINK]
@@ -127,10 +146,9 @@ def _ray_search(px, py, dx, dy, mask, forest, geo, stacks, found, clip):
             t, nx, ny = _ray_piece(geo, q, px, py, dx, dy)
             if t < 0.0 or (clip and t == 0.0):  # the closest hit skips shapes holding p
                 continue
-            if clip:  # the closer hit; ties to the lower shape id, then the lower piece row
+            if clip:
                 sid = int(geo[0][q, PT_SHAPE])
-                tie = t == best[1] and (sid < best[2] or (sid == best[2] and q < best[0]))
-                if t < best[1] or best[0] < 0 or tie:
+                if _closer(best, q, t, sid):
                     best = (q, t, sid, nx, ny)
                 continue
             if n == pieces.shape[0]:
@@ -146,6 +164,68 @@ def _ray_search(px, py, dx, dy, mask, forest, geo, stacks, found, clip):
     return best, pieces, hits, n
 
 
+@njit_inline
+def _grid_rays(a, b, mask, nodes, geo, grid, out):
+    """The closest hit of each ray ``a[i]`` -> ``b[i]`` among the pieces filed in ``grid``
+    (``ray_grid.py``), as :func:`_ray_search` finds it, by walking the cells the ray
+    crosses, nearest first, until the next cell begins beyond the best hit: ``out[i]`` =
+    ``(piece, t, shape id, nx, ny, tree)``, ``tree`` 1 when the ray runs outside the
+    grid before its best hit, where only a tree search sees. The loop over the rays is
+    in here: an inlined helper with loops, called once a ray, costs reference counts on
+    its arrays (20 a ray for the tree search: as much as the search itself)."""
+    box, first, items = grid
+    h, ox, oy, nx = box[0, 4], box[0, 5], box[0, 6], int(box[0, 7])
+    ny = (first.shape[0] - 1) // nx
+    inv = 1.0 / h
+    for r in range(a.shape[0]):
+        px, py = a[r, 0], a[r, 1]
+        dx, dy = b[r, 0] - px, b[r, 1] - py
+        best = NO_HIT
+        zx, zy = dx == 0.0, dy == 0.0
+        ix = 0.0 if zx else 1.0 / dx
+        iy = 0.0 if zy else 1.0 / dy
+        t, t_out = _slab(box, 0, px, py, ix, iy, zx, zy)
+        tree = not t <= 0.0 <= t_out  # starts outside the grid
+        if t <= t_out and t_out >= 0.0 and t <= 1.0:
+            t = max(t, 0.0)
+            cx = min(max(int(math.floor((px + t * dx - ox) * inv)), 0), nx - 1)
+            cy = min(max(int(math.floor((py + t * dy - oy) * inv)), 0), ny - 1)
+            sx = 1 if dx > 0.0 else -1
+            sy = 1 if dy > 0.0 else -1
+            seen = -math.inf  # where this cell begins: a box entered before, in a cell before
+            while True:
+                c = cy * nx + cx
+                for e in range(first[c], first[c + 1]):
+                    i = items[e]
+                    q = int(-1.0 - nodes[i, N_LINK])
+                    if mask[q] == 0:
+                        continue
+                    hit, t_in = _hits(nodes, i, px, py, ix, iy, zx, zy, best[1])
+                    if not hit or t_in < seen - SLACK:
+                        continue
+                    tq, hx, hy = _ray_piece(geo, q, px, py, dx, dy)
+                    sid = int(geo[0][q, PT_SHAPE])
+                    if tq > 0.0 and _closer(best, q, tq, sid):
+                        best = (q, tq, sid, hx, hy)
+                # across the nearer far wall of the cell (from its index: no error adds up)
+                tx = math.inf if zx else (ox + (cx + 1 if sx > 0 else cx) * h - px) * ix
+                ty = math.inf if zy else (oy + (cy + 1 if sy > 0 else cy) * h - py) * iy
+                if tx < ty:
+                    cx += sx
+                    t = tx
+                else:
+                    cy += sy
+                    t = ty
+                if t > best[1] + SLACK:
+                    break
+                seen = t
+                if cx < 0 or cx >= nx or cy < 0 or cy >= ny:
+                    tree = True
+                    break
+        out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = best
+        out[r, 5] = tree
+
+
 @njit
 def ray_search(px, py, dx, dy, mask, forest, geo, stacks, found):
     """:func:`_ray_search` compiled once for the single-ray kernels, which call it: the
@@ -153,7 +233,8 @@ def ray_search(px, py, dx, dy, mask, forest, geo, stacks, found):
     copy with a literal ``clip``, which drops the other mode's code: 25 % faster a ray;
     and a call per ray would cost its arrays' reference counts). The mode is worked out
     here, not passed: a literal True or False argument would compile a copy each."""
-    return _ray_search(px, py, dx, dy, mask, forest, geo, stacks, found, found[0].shape[0] == 0)
+    return _ray_search(px, py, dx, dy, mask, forest, geo, stacks, found, found[0].shape[0] == 0,
+                       NO_HIT)
 
 
 @njit
@@ -206,33 +287,39 @@ def ray_cast_batch(starts, ends, mask, forest, geo, fraction, point, normal, sha
     written to ``fraction`` (k,), ``point`` (k, 2), ``normal`` (k, 2), ``shape_id`` (k,):
     a miss is fraction 1, the end point, normal (0, 0), shape id -1. Each ray's answer is
     the one :func:`ray_cast_first` gives (shapes holding its start skipped); the rays are
-    searched in a cache-friendly order."""
+    searched in a cache-friendly order, through a grid (``ray_grid.py``) when there are
+    enough of them to pay for building it, the trees only for rays that leave the grid."""
     stacks = forest_stack(forest)
     none = (np.empty(0, np.int64), np.empty((0, 3)))
+    grid = ray_grid(forest, starts.shape[0] >= 256)
     order = _coherent_order(starts, forest[0], forest[1])
     a = starts[order]  # gathered once: read in order, not at random while searching
     b = ends[order]
-    out = np.empty((order.shape[0], 6))  # fraction, point, normal, shape id
+    out = np.empty((order.shape[0], 6))  # piece, fraction, shape id, normal, tree search
+    if grid[1].shape[0] > 1:
+        _grid_rays(a, b, mask, forest[0], geo, grid, out)
+    else:  # no hit yet, every ray to the trees
+        out[:, 0] = -1.0
+        out[:, 5] = 1.0
     for i in range(order.shape[0]):
-        px = a[i, 0]
-        py = a[i, 1]
-        dx = b[i, 0] - px
-        dy = b[i, 1] - py
-        q, t, s, nx, ny = _ray_search(px, py, dx, dy, mask, forest, geo, stacks, none, True)[0]
-        out[i, 0] = t
-        out[i, 1] = b[i, 0] if q < 0 else px + t * dx
-        out[i, 2] = b[i, 1] if q < 0 else py + t * dy
-        out[i, 3] = nx + 0.0  # no -0.0
-        out[i, 4] = ny + 0.0
-        out[i, 5] = s
+        if out[i, 5] == 0.0:
+            continue
+        best = NO_HIT
+        if out[i, 0] >= 0.0:
+            best = (int(out[i, 0]), out[i, 1], int(out[i, 2]), out[i, 3], out[i, 4])
+        best = _ray_search(a[i, 0], a[i, 1], b[i, 0] - a[i, 0], b[i, 1] - a[i, 1], mask, forest, geo,
+                           stacks, none, True, best)[0]
+        out[i, 0], out[i, 1], out[i, 2], out[i, 3], out[i, 4] = best
     for i in range(order.shape[0]):
         j = order[i]
-        fraction[j] = out[i, 0]
-        point[j, 0] = out[i, 1]
-        point[j, 1] = out[i, 2]
-        normal[j, 0] = out[i, 3]
-        normal[j, 1] = out[i, 4]
-        shape_id[j] = int(out[i, 5])
+        t = out[i, 1]
+        hit = out[i, 0] >= 0.0
+        fraction[j] = t
+        point[j, 0] = a[i, 0] + t * (b[i, 0] - a[i, 0]) if hit else b[i, 0]
+        point[j, 1] = a[i, 1] + t * (b[i, 1] - a[i, 1]) if hit else b[i, 1]
+        normal[j, 0] = out[i, 3] + 0.0  # no -0.0
+        normal[j, 1] = out[i, 4] + 0.0
+        shape_id[j] = int(out[i, 2])
 
 
 @njit
