@@ -36,7 +36,7 @@ class StageKernel:
     3.0
     """
 
-    __slots__ = ("kernel", "memo")
+    __slots__ = ("kernel", "memo", "single")
 
     def __init__(self, kernel):
         self.kernel = kernel
@@ -44,26 +44,37 @@ class StageKernel:
         # one assignment, so the two always belong together. The arguments are held, so
         # that no other object can take their ids meanwhile.
         self.memo = ((), None)
+        # The entry point of the kernel's first overload, looked up once: iterating
+        # ``overloads`` (an OrderedDict keyed by Numba types) hashes those types again,
+        # which for twenty-odd array types costs about 100 us.
+        self.single = None
 
     def __call__(self, *args):
         last, entry = self.memo
-        if entry is not None and len(args) == len(last) and all(map(operator.is_, args, last)):
+        same = len(args) == len(last) and all(map(operator.is_, args, last))
+        if same and entry is not None:
             return entry(*args)
         result = self.kernel(*args)
-        self.memo = (args, self._entry_for(args))
+        self.memo = (args, self._entry_for(args, same))
         return result
 
-    def _entry_for(self, args):
+    def _entry_for(self, args, again):
         """The compiled entry point the dispatcher just used for ``args``, or None (plain
-        Python under ``NUMBA_DISABLE_JIT``, or no exact match): then the next call goes
+        Python under ``NUMBA_DISABLE_JIT``, or not worked out): then the next call goes
         through the dispatcher again. With one overload (the common case) it is that
-        one; with several (``step_bodies`` with and without joints), the one of the
-        arguments' types, worked out again here: only after a call that missed."""
+        one. With several (``step_bodies`` with and without joints), the one of the
+        arguments' types, worked out in Python (about 100 us) only when the same
+        arguments came ``again``: a world whose stores change every step would pay
+        that on every step."""
         overloads = getattr(self.kernel, "overloads", None)
         if not overloads:
             return None
         if len(overloads) == 1:
-            return next(iter(overloads.values())).entry_point
+            if self.single is None:
+                self.single = next(iter(overloads.values())).entry_point
+            return self.single
+        if not again:
+            return None
         try:
             key = tuple(self.kernel.typeof_pyval(a) for a in args)
         except Exception:  # noqa: BLE001 - typing failed: keep the checked path

@@ -26,8 +26,10 @@ def test_same_objects_take_the_entry_point_and_others_the_dispatcher():
     assert kernel(a.copy(), last[1]) == 20.0  # an equal but new array: checked again
     assert kernel.memo[0][0] is not a
     ints = np.arange(4)
-    assert kernel(ints, 1.0) == 6.0  # a second signature: its own entry point
-    assert kernel.memo[1] is not None and kernel(ints, 1.0) == 6.0
+    assert kernel(ints, 1.0) == 6.0  # a second signature: checked by Numba,
+    assert kernel.memo[1] is None  # its entry point not worked out for one call,
+    assert kernel(ints, 1.0) == 6.0 and kernel.memo[1] is not None  # but for a second
+    assert kernel(ints, 1.0) == 6.0
     assert kernel(a, 2.0) == 20.0 and kernel(a, 2.0) == 20.0  # and back to the first
 
 
