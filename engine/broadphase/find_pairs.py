@@ -128,30 +128,47 @@ def _descend_pairs(a_aabb, a_child1, a_child2, a_height, a_user, a_root,
     return keys, n
 
 
-@njit
-def _sift_down(a, root, end):
-    while True:
-        child = 2 * root + 1
-        if child >= end:
-            return
-        if child + 1 < end and a[child] < a[child + 1]:
-            child += 1
-        if a[root] >= a[child]:
-            return
-        a[root], a[child] = a[child], a[root]
-        root = child
+RADIX_BITS = 11  # digits of 11 bits: 2048 counters, a few passes for piece-pair keys
 
 
 @njit
-def _heapsort(a):
-    # np.sort costs ~3 s of compilation here; keys are distinct-or-equal ints, so an
-    # unstable in-place heapsort gives the same result (O(n log n), no allocation)
+def _radix_sort(a):
+    """Sort the non-negative int64 keys ``a`` in place: least significant digit first,
+    11 bits a pass, and only the digits in which the keys differ (piece-pair keys
+    ``(a << 32) | b`` with fewer than 2^22 pieces: at most four passes). O(n): a heapsort
+    (np.sort costs about 3 s of compilation here) took 384 us for rain2000's 4800 keys
+    while the pile lands, this about a tenth of it."""
     n = a.shape[0]
-    for start in range(n // 2 - 1, -1, -1):
-        _sift_down(a, start, n)
-    for end in range(n - 1, 0, -1):
-        a[0], a[end] = a[end], a[0]
-        _sift_down(a, np.int64(0), end)
+    if n < 2:
+        return
+    ones = 0
+    alls = -1
+    for i in range(n):
+        ones |= a[i]
+        alls &= a[i]
+    varying = ones ^ alls  # the bits in which some keys differ
+    buf = np.empty(n, np.int64)
+    count = np.empty((1 << RADIX_BITS) + 1, np.int64)
+    digit_mask = np.int64((1 << RADIX_BITS) - 1)
+    passes = 0
+    shift = 0
+    while shift < 63:
+        if (varying >> shift) & digit_mask:
+            src = a if passes % 2 == 0 else buf  # the keys go back and forth
+            dst = buf if passes % 2 == 0 else a
+            count[:] = 0
+            for i in range(n):
+                count[((src[i] >> shift) & digit_mask) + 1] += 1
+            for d in range(1 << RADIX_BITS):
+                count[d + 1] += count[d]
+            for i in range(n):
+                d = (src[i] >> shift) & digit_mask
+                dst[count[d]] = src[i]
+                count[d] += 1
+            passes += 1
+        shift += RADIX_BITS
+    if passes % 2 == 1:
+        a[:] = buf
 
 
 @njit
@@ -203,7 +220,7 @@ def tree_find_pairs(tree, other, moved, rule, limit=1 << 62):
                                s_child2, s_height, s_user, s_root, moved, rule, keys, stack, limit)
     if n >= limit:
         return np.full(1, -1, np.int64)
-    _heapsort(keys[:n])
+    _radix_sort(keys[:n])
     m = 0
     for i in range(n):
         if m == 0 or keys[i] != keys[m - 1]:
