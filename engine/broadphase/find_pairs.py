@@ -132,7 +132,7 @@ RADIX_BITS = 11  # digits of 11 bits: 2048 counters, a few passes for piece-pair
 
 
 @njit
-def _radix_sort(a):
+def sort_keys(a):
     """Sort the non-negative int64 keys ``a`` in place: least significant digit first,
     11 bits a pass, and only the digits in which the keys differ (piece-pair keys
     ``(a << 32) | b`` with fewer than 2^22 pieces: at most four passes). O(n): a heapsort
@@ -220,7 +220,7 @@ def tree_find_pairs(tree, other, moved, rule, limit=1 << 62):
                                s_child2, s_height, s_user, s_root, moved, rule, keys, stack, limit)
     if n >= limit:
         return np.full(1, -1, np.int64)
-    _radix_sort(keys[:n])
+    sort_keys(keys[:n])
     m = 0
     for i in range(n):
         if m == 0 or keys[i] != keys[m - 1]:

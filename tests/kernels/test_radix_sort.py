@@ -1,8 +1,8 @@
-"""The broadphase's key sort (``find_pairs._radix_sort``) against NumPy's sort."""
+"""The broadphase's key sort (``find_pairs.sort_keys``) against NumPy's sort."""
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from engine.broadphase.find_pairs import _radix_sort
+from engine.broadphase.find_pairs import sort_keys
 
 
 @settings(max_examples=60, deadline=None)
@@ -12,12 +12,12 @@ def test_sorts_piece_pair_keys_as_numpy_does(n, hi, seed):
     rng = np.random.default_rng(seed)
     keys = (rng.integers(0, hi, n).astype(np.int64) << 32) | rng.integers(0, hi, n)
     out = keys.copy()
-    _radix_sort(out)
+    sort_keys(out)
     assert out.tolist() == np.sort(keys).tolist()
 
 
 def test_sorts_any_non_negative_int64():
     keys = np.array([2**62 + 5, 0, 1, 2**62, 2**40, 7, 2**63 - 1, 3, 3], np.int64)
     out = keys.copy()
-    _radix_sort(out)
+    sort_keys(out)
     assert out.tolist() == sorted(keys.tolist())
