@@ -19,6 +19,7 @@ import numpy as np
 
 from .._jit import njit
 from .filter_rule import boxes_overlap, pair_admitted
+from .key_sort import sort_keys
 from .tree_build import many_moved
 from .tree_ops import META_LEAVES, META_ROOT, grown, tree_collect
 
@@ -126,49 +127,6 @@ def _descend_pairs(a_aabb, a_child1, a_child2, a_height, a_user, a_root,
             stack_b[top + 1] = b_child2[b]
             top += 2
     return keys, n
-
-
-RADIX_BITS = 11  # digits of 11 bits: 2048 counters, a few passes for piece-pair keys
-
-
-@njit
-def sort_keys(a):
-    """Sort the non-negative int64 keys ``a`` in place: least significant digit first,
-    11 bits a pass, and only the digits in which the keys differ (piece-pair keys
-    ``(a << 32) | b`` with fewer than 2^22 pieces: at most four passes). O(n): a heapsort
-    (np.sort costs about 3 s of compilation here) took 384 us for rain2000's 4800 keys
-    while the pile lands, this about a tenth of it."""
-    n = a.shape[0]
-    if n < 2:
-        return
-    ones = 0
-    alls = -1
-    for i in range(n):
-        ones |= a[i]
-        alls &= a[i]
-    varying = ones ^ alls  # the bits in which some keys differ
-    buf = np.empty(n, np.int64)
-    count = np.empty((1 << RADIX_BITS) + 1, np.int64)
-    digit_mask = np.int64((1 << RADIX_BITS) - 1)
-    passes = 0
-    shift = 0
-    while shift < 63:
-        if (varying >> shift) & digit_mask:
-            src = a if passes % 2 == 0 else buf  # the keys go back and forth
-            dst = buf if passes % 2 == 0 else a
-            count[:] = 0
-            for i in range(n):
-                count[((src[i] >> shift) & digit_mask) + 1] += 1
-            for d in range(1 << RADIX_BITS):
-                count[d + 1] += count[d]
-            for i in range(n):
-                d = (src[i] >> shift) & digit_mask
-                dst[count[d]] = src[i]
-                count[d] += 1
-            passes += 1
-        shift += RADIX_BITS
-    if passes % 2 == 1:
-        a[:] = buf
 
 
 @njit

@@ -19,7 +19,7 @@ back as in ``b2StoreImpulsesTask``).
 import numpy as np
 
 from .._jit import njit, njit_inline
-from ..broadphase.find_pairs import sort_keys
+from ..broadphase.key_sort import sort_keys
 from ..contacts.events import hit_bound
 from ..contacts.layout import R_APPROACH, R_GAP, R_NORMAL, R_STRIDE, R_TANGENT
 from ..contacts.layout import C_COUNT, C_FRICTION, C_ROLLING, C_SURFACE, C_NX, C_NY, C_POINTS, C_RESTITUTION, H_NI, H_POINTS, H_STRIDE, H_TI, P_ADJ, P_NI, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY, P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI

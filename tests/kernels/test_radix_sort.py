@@ -2,7 +2,7 @@
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from engine.broadphase.find_pairs import sort_keys
+from engine.broadphase.key_sort import sort_keys
 
 
 @settings(max_examples=60, deadline=None)
