@@ -124,3 +124,26 @@ def test_bad_registrations_raise_and_leave_no_handler():
     with pytest.raises(TypeError):
         world.after_step("not callable")
     assert world._state.handlers == []
+
+
+@pytest.mark.parametrize("velocity", [(0.0, 0.0), (10.0, 0.0)])
+def test_callbacks_before_and_after_the_solver_see_the_same_contact_points(velocity):
+    # A new body far from the origin, still or sliding: begin and pre_solve place their
+    # points from the pose the step starts from, as post_solve does (found in review:
+    # once the solver kept that pose itself, the callbacks before it saw the last
+    # step's, or the origin for a new body).
+    world = World()
+    world.create_body(position=(100, 0.24), velocity=velocity).add_shape(Circle(0.25),
+                                                                         collision_type=7)
+    world.create_body("static").add_shape(Polygon.box(400, 1, center=(0, -0.5)))
+    seen = {"begin": [], "pre_solve": [], "post_solve": []}
+
+    def record(name):
+        return lambda contact: seen[name].append([tuple(p) for p in contact.points])
+
+    world.on_collision(7, None, **{name: record(name) for name in seen})
+    for _ in range(3):
+        world.step(1 / 60)
+    assert seen["begin"] and seen["begin"][0] == seen["pre_solve"][0] == seen["post_solve"][0]
+    assert seen["pre_solve"] == seen["post_solve"]
+    assert all(abs(points[0][0] - 100) < 1 for points in seen["begin"] + seen["pre_solve"])

@@ -19,7 +19,7 @@ from .events import NO_EVENTS, NO_HITS, ContactEvents, SensorEvents, hits, senso
 from .sensor_kernels import CROSSED, OVERLAPS, sensor_visits
 from .sleeping import sleep_columns, sleep_links
 
-__all__ = ["broadphase", "narrowphase", "solve", "continuous", "sensors",
+__all__ = ["broadphase", "narrowphase", "keep_start_poses", "solve", "continuous", "sensors",
            "touching", "events", "wake", "sleep", "resting"]
 
 
@@ -136,6 +136,15 @@ def sleep(state, dt):
         state.next_island, state.awake, state.asleep_count = update_sleep(
             sleep_columns(state), sleep_links(state), dt, state.time_to_sleep,
             state.next_island)
+
+
+def keep_start_poses(state):
+    """Keep each body's pose as the step starts in ``pos0``, ``angle0`` before the solver
+    does (it does so itself): the callbacks that run before it place contact points
+    from them (``contact.py``)."""
+    b = state.body_arrays()
+    np.copyto(b.pos0, b.pos)
+    np.copyto(b.angle0, b.angle)
 
 
 def solve(state, dt):

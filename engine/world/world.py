@@ -330,7 +330,10 @@ class World(WorldBulk, WorldEvents, WorldQueries, WorldJoints, AngularJoints, Jo
             stages.touching(state)
             if state.one_way_count:
                 one_way_platforms(state)
-            skipped = callbacks.dispatch_before_solve(state) if state.handlers else None
+            skipped = None
+            if state.handlers:  # their contacts place points from the step's start pose,
+                stages.keep_start_poses(state)  # which the solver would only keep later
+                skipped = callbacks.dispatch_before_solve(state)
             stages.solve(state, dt)
             stages.continuous(state)
             stages.sleep(state, dt)
