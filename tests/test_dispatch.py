@@ -50,14 +50,16 @@ def test_a_resting_world_steps_on_the_fast_path_and_a_changed_one_rechecks():
     twin.create_body(position=(0, 0.5)).add_shape(Polygon.box(1, 1))
     for _ in range(30):
         twin.step(1 / 60)
-    world.step(1 / 60)
+    world.step(1 / 60)  # after the twin's steps: this world's tuples are checked again,
+    world.step(1 / 60)  # and the fast path is back at the next step (with several
     for kernel in (stages._step_bodies, stages._refresh_proxies, pair_set._update_contacts):
-        assert kernel.memo[1] is not None, kernel.kernel.__name__
+        assert kernel.memo[1] is not None, kernel.kernel.__name__  # overloads too)
     assert stages._step_bodies.memo[0][0] is world._state.body_arrays()
     twin.step(1 / 60)  # another world's tuples: the checked path, then its own fast path
     assert stages._step_bodies.memo[0][0] is twin._state.body_arrays()
     ball = world.create_body(position=(3, 1))  # a new body: new tuples, checked again
     ball.add_shape(Circle(0.2))
+    twin.step(1 / 60)  # the twin takes as many steps as the world
     for _ in range(60):
         world.step(1 / 60)
         twin.step(1 / 60)
