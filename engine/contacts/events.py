@@ -13,7 +13,7 @@ import numpy as np
 
 from .._jit import njit, njit_inline
 from ..constants import DYNAMIC
-from .layout import (C_COUNT, C_NX, C_NY, C_POINTS, P_RAX, P_RAY, P_SEP, P_STRIDE, R_APPROACH,
+from .layout import (C_NX, C_NY, C_POINTS, P_RAX, P_RAY, P_STRIDE, R_APPROACH,
                      R_GAP, R_NORMAL, R_STRIDE)
 
 
