@@ -156,11 +156,12 @@ def as_array(value, name, shape, limit, low=None):
     return arr
 
 
-def as_points(value, name, min_count=1, limit=None):
+def as_points(value, name, min_count=1, limit=None, copy=True):
     """``value`` as a C-contiguous float64 (n, 2) array of finite coordinates (with
-    ``limit``, each within ``-limit .. limit`` m)."""
+    ``limit``, each within ``-limit .. limit`` m); with ``copy`` False, ``value`` itself
+    when it already is one (for arrays only read during the call)."""
     try:
-        arr = np.array(value, dtype=np.float64)
+        arr = np.array(value, dtype=np.float64) if copy else np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
         raise TypeError(f"{name} must be a sequence of (x, y) pairs, got {value!r}") from None
     if arr.ndim != 2 or arr.shape[1] != 2:

@@ -27,7 +27,7 @@ from shapely.geometry import Polygon as ShapelyPolygon
 
 from engine import Circle, Filter, PointHit, Polygon, RayHit, RayHits, Segment, World, collide
 from engine.world.queries import accepted_pieces
-from strategies import random_convex_polygon, simple_polygons
+from strategies import simple_polygons
 
 TOL = 1e-9
 KINDS = ("circle", "box", "convex", "capsule", "segment", "rounded")
@@ -215,6 +215,64 @@ def test_ray_cast_many_equals_ray_cast_with_a_grid_over_the_moving_bodies_only()
         assert many.shape_id[i] == (-1 if hit is None else hit.shape.id)
         assert many.fraction[i] == (1.0 if hit is None else hit.fraction)
         assert tuple(many.point[i]) == (tuple(end) if hit is None else hit.point)
+
+
+def _many_equals_single(world, starts, ends, **kw):
+    many = world.ray_cast_many(starts, ends, **kw)
+    for i, (start, end) in enumerate(zip(starts.tolist(), ends.tolist())):
+        hit = world.ray_cast(start, end, **kw)
+        assert many.shape_id[i] == (-1 if hit is None else hit.shape.id), i
+        assert many.fraction[i] == (1.0 if hit is None else hit.fraction), i
+        assert tuple(many.point[i]) == (tuple(end) if hit is None else hit.point), i
+        assert tuple(many.normal[i]) == ((0.0, 0.0) if hit is None else hit.normal), i
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), clumps=st.integers(1, 4), axis=st.booleans())
+def test_ray_cast_many_equals_ray_cast_across_empty_space(seed, clumps, axis):
+    """The grid's walk jumps across squares of empty cells (``ray_grid.py``, ``skip``):
+    small shapes in a few far-apart clumps leave most cells empty, and rays cross them in
+    every direction, along the axes too, from inside and outside the grid. Each answer
+    must be what the tree search of ``ray_cast`` gives, bit for bit."""
+    rng = np.random.default_rng(seed)
+    world = World()
+    for c in range(clumps):
+        cx, cy = rng.uniform(-40, 40, 2)
+        for _ in range(int(rng.integers(10, 60))):
+            body = world.create_body(("dynamic", "static", "kinematic")[int(rng.integers(3))],
+                                     position=(cx + rng.normal(0, 1.5), cy + rng.normal(0, 1.5)),
+                                     angle=float(rng.uniform(-3, 3)))
+            body.add_shape(random_shape(rng, KINDS[int(rng.integers(len(KINDS)))]))
+    k = 400
+    starts = rng.uniform(-60, 60, (k, 2))
+    ends = starts + rng.uniform(-90, 90, (k, 2))
+    if axis:  # along x or y: the walk's dx = 0 or dy = 0 paths
+        flat = rng.random(k) < 0.5
+        ends[flat, 1] = starts[flat, 1]
+        ends[~flat, 0] = starts[~flat, 0]
+    _many_equals_single(world, starts, ends)
+
+
+def test_ray_cast_many_forgets_its_grid_when_the_world_changes():
+    """The grid is kept with the query snapshot for the next call with the same filter:
+    after a step, a pose set by hand, a shape added or removed and a filter changed, the
+    answers must be the new world's."""
+    world, handles, _, _ = build(11, count=30)
+    starts, ends = rays(11, 300)
+    _many_equals_single(world, starts, ends)
+    world.step(1.0 / 60.0)
+    _many_equals_single(world, starts, ends)
+    handles[1].body.position = (0.5, 0.5)  # a dynamic body, by hand
+    _many_equals_single(world, starts, ends)
+    big = world.create_body("static").add_shape(Circle(3.0))
+    _many_equals_single(world, starts, ends)
+    assert (world.ray_cast_many(starts, ends).shape_id == big.id).any()
+    big.filter = Filter(category=4)
+    _many_equals_single(world, starts, ends, filter=Filter(mask=~4 & (2**64 - 1)))
+    _many_equals_single(world, starts, ends)
+    big.body.remove_shape(big)
+    _many_equals_single(world, starts, ends)
+    _many_equals_single(world, starts, ends, filter=Filter(mask=~4 & (2**64 - 1)))
 
 
 KIND = st.sampled_from(KINDS)

@@ -23,6 +23,7 @@ from .filter import Filter
 from .overlap_kernels import query_box, query_overlaps, query_points
 from .query_forest import PT_SHAPE, query_snapshot
 from .query_kernels import cast_pieces, ray_cast_batch, ray_cast_every, ray_cast_first
+from .ray_grid import empty_grid, ray_grid
 from .query_results import PointHit, RayHit, RayHits
 
 _new = tuple.__new__
@@ -81,7 +82,7 @@ class _View:
     """The kernels' arguments, kept until the world changes (module docstring)."""
 
     __slots__ = ("epoch", "bodies_version", "shape_epoch", "forest", "geo", "shape_pieces", "multi",
-                 "masks")
+                 "masks", "grids")
 
     def __init__(self):
         self.epoch = self.bodies_version = self.shape_epoch = -1
@@ -99,6 +100,7 @@ def _view(state):
                                             p.start[:n], p.count[:n], p.radius[:n], g.verts, trees)
         view.forest = (nodes, roots)
         view.geo = (ptab, g.verts, g.norms, g.ghost)
+        view.grids = {}
         view.epoch, view.bodies_version = state.epoch, state.bodies.version
     if view.shape_epoch != state.shape_epoch:
         p, m = state.pieces, state.shapes.used
@@ -110,6 +112,7 @@ def _view(state):
         view.shape_pieces = (first, rows.astype(np.int64))
         view.multi = np.flatnonzero(counts > 1).astype(np.int64)
         view.masks = {}
+        view.grids = {}
         view.shape_epoch = state.shape_epoch
     return view
 
@@ -148,6 +151,7 @@ def _mask(state, view, filter, sensors):
     if mask is None:
         if len(view.masks) >= 16:
             view.masks.clear()
+            view.grids.clear()
         mask = view.masks[key] = accepted_pieces(state, filter, bool(sensors))
     return mask
 
@@ -197,16 +201,31 @@ def ray_cast_all(state, start, end, filter=None, sensors=False):
 
 def ray_cast_many(state, starts, ends, filter=None, sensors=False):
     """``World.ray_cast_many``: :class:`RayHits` of every ray, one kernel call."""
-    s = as_points(starts, "starts", min_count=0)
-    e = as_points(ends, "ends", min_count=0)
+    s = as_points(starts, "starts", min_count=0, copy=False)  # read only, during the call
+    e = as_points(ends, "ends", min_count=0, copy=False)
     if s.shape != e.shape:
         raise ValueError(f"starts and ends must have the same shape, got {s.shape} and {e.shape}")
     view = _view(state)
     mask = _mask(state, view, filter, sensors)
     k = s.shape[0]
     hits = RayHits(np.empty(k), np.empty((k, 2)), np.empty((k, 2)), np.empty(k, dtype=np.int64))
-    ray_cast_batch(s, e, mask, view.forest, view.geo, *hits)
+    ray_cast_batch(s, e, mask, view.forest, view.geo, _grid(view, mask) if k >= 256 else _EMPTY_GRID,
+                   *hits)
     return hits
+
+
+_EMPTY_GRID = empty_grid()
+
+
+def _grid(view, mask):
+    """The ray grid of the snapshot's pieces that ``mask`` admits (``ray_grid.py``), built
+    on the first ``ray_cast_many`` of 256 rays or more after the snapshot or the masks
+    changed. Keyed by the mask's identity: ``view.masks`` keeps every mask alive until
+    both dictionaries are cleared together."""
+    grid = view.grids.get(id(mask))
+    if grid is None:
+        grid = view.grids[id(mask)] = ray_grid(view.forest, mask)
+    return grid
 
 
 def _point_hits(state, point, max_distance, filter, sensors, nearest):

@@ -17,7 +17,6 @@ from .._jit import njit_exact as njit, njit_exact_inline as njit_inline
 from ..broadphase.tree_ops import META_ROOT, grown, tree_collect
 from ..collision.ray_cast import ray_cast_piece
 from ..collision.toi import MISS, shapes_toi
-from .ray_grid import ray_grid
 from .query_forest import (N_LINK, PT_ANGLE, PT_C, PT_COUNT, PT_RADIUS, PT_S, PT_SHAPE, PT_START,
                            PT_X, PT_Y, TREES, forest_collect, forest_stack)
 
@@ -31,30 +30,36 @@ NO_HIT = (-1, 1.0, -1, 0.0, 0.0)  # (piece, t, shape id, nx, ny) of a ray that h
 
 
 @njit_inline
-def _slab(nodes, i, px, py, ix, iy, zx, zy):
-    """Where the line ``p + t d`` enters and leaves box ``i``: ``(t_in, t_out)`` (Kay and
-    Kajiya's slabs; ``ix = 1 / dx`` unless ``zx``: ``dx`` is 0)."""
+def _slab_box(x0, y0, x1, y1, px, py, ix, iy, zx, zy):
+    """Where the line ``p + t d`` enters and leaves the box ``[x0, y0, x1, y1]``: ``(t_in,
+    t_out)`` (Kay and Kajiya's slabs; ``ix = 1 / dx`` unless ``zx``: ``dx`` is 0)."""
     if zx:
-        if px < nodes[i, 0] or px > nodes[i, 2]:
+        if px < x0 or px > x1:
             return math.inf, -math.inf
         lx = -math.inf
         hx = math.inf
     else:
-        t1 = (nodes[i, 0] - px) * ix
-        t2 = (nodes[i, 2] - px) * ix
+        t1 = (x0 - px) * ix
+        t2 = (x1 - px) * ix
         lx = min(t1, t2)
         hx = max(t1, t2)
     if zy:
-        if py < nodes[i, 1] or py > nodes[i, 3]:
+        if py < y0 or py > y1:
             return math.inf, -math.inf
         ly = -math.inf
         hy = math.inf
     else:
-        t1 = (nodes[i, 1] - py) * iy
-        t2 = (nodes[i, 3] - py) * iy
+        t1 = (y0 - py) * iy
+        t2 = (y1 - py) * iy
         ly = min(t1, t2)
         hy = max(t1, t2)
     return max(lx, ly), min(hx, hy)
+
+
+@njit_inline
+def _slab(nodes, i, px, py, ix, iy, zx, zy):
+    """:func:`_slab_box` of node ``i``'s box."""
+    return _slab_box(nodes[i, 0], nodes[i, 1], nodes[i, 2], nodes[i, 3], px, py, ix, iy, zx, zy)
 
 
 @njit_inline
@@ -165,26 +170,33 @@ def _ray_search(px, py, dx, dy, mask, forest, geo, stacks, found, clip, best):
 
 
 @njit_inline
-def _grid_rays(a, b, mask, nodes, geo, grid, out):
-    """The closest hit of each ray ``a[i]`` -> ``b[i]`` among the pieces filed in ``grid``
-    (``ray_grid.py``), as :func:`_ray_search` finds it, by walking the cells the ray
-    crosses, nearest first, until the next cell begins beyond the best hit: ``out[i]`` =
-    ``(piece, t, shape id, nx, ny, tree)``, ``tree`` 1 when the ray runs outside the
-    grid before its best hit, where only a tree search sees. The loop over the rays is
-    in here: an inlined helper with loops, called once a ray, costs reference counts on
-    its arrays (20 a ray for the tree search: as much as the search itself)."""
-    box, first, items = grid
+def _grid_rays(starts, ends, order, geo, grid, fraction, normal, shape_id, escaped):
+    """The closest hit of each ray ``starts[j]`` -> ``ends[j]``, ``j`` in ``order``, among
+    the pieces filed in ``grid`` (``ray_grid.py``), as :func:`_ray_search` finds it:
+    written to ``fraction``, ``normal`` and ``shape_id`` (a miss: 1, (0, 0), -1). Each ray
+    walks the cells it crosses, nearest first (Amanatides and Woo), jumping across empty
+    squares (``skip``), until the next cell begins beyond its best hit. A ray that runs
+    outside the grid first, where only a tree search sees, is listed in ``escaped``
+    (rows ``(j, piece of its best hit or -1)``); returns how many. From one cell to the
+    next the wall crossings are stepped (adding a cell's width in ``t``); a jump works
+    them out again from the cells' indices. The loop over the rays is in here: an inlined
+    helper with loops, called once a ray, costs reference counts on its arrays."""
+    box, first, ibox, ipiece, skip = grid
+    ptab = geo[0]
+    gx0, gy0, gx1, gy1 = box[0, 0], box[0, 1], box[0, 2], box[0, 3]
     h, ox, oy, nx = box[0, 4], box[0, 5], box[0, 6], int(box[0, 7])
     ny = (first.shape[0] - 1) // nx
     inv = 1.0 / h
-    for r in range(a.shape[0]):
-        px, py = a[r, 0], a[r, 1]
-        dx, dy = b[r, 0] - px, b[r, 1] - py
-        best = NO_HIT
+    n_escaped = 0
+    for r in range(order.shape[0]):
+        j = order[r]
+        px, py = starts[j, 0], starts[j, 1]
+        dx, dy = ends[j, 0] - px, ends[j, 1] - py
+        bq, bt, bs, bnx, bny = NO_HIT
         zx, zy = dx == 0.0, dy == 0.0
         ix = 0.0 if zx else 1.0 / dx
         iy = 0.0 if zy else 1.0 / dy
-        t, t_out = _slab(box, 0, px, py, ix, iy, zx, zy)
+        t, t_out = _slab_box(gx0, gy0, gx1, gy1, px, py, ix, iy, zx, zy)
         tree = not t <= 0.0 <= t_out  # starts outside the grid
         if t <= t_out and t_out >= 0.0 and t <= 1.0:
             t = max(t, 0.0)
@@ -192,38 +204,65 @@ def _grid_rays(a, b, mask, nodes, geo, grid, out):
             cy = min(max(int(math.floor((py + t * dy - oy) * inv)), 0), ny - 1)
             sx = 1 if dx > 0.0 else -1
             sy = 1 if dy > 0.0 else -1
+            ux = 1 if dx > 0.0 else 0  # the cell's far wall is at index cx + ux
+            uy = 1 if dy > 0.0 else 0
+            tx = math.inf if zx else (ox + (cx + ux) * h - px) * ix  # where the ray crosses it
+            ty = math.inf if zy else (oy + (cy + uy) * h - py) * iy
+            hx = h * abs(ix)  # from one wall to the next
+            hy = h * abs(iy)
             seen = -math.inf  # where this cell begins: a box entered before, in a cell before
             while True:
                 c = cy * nx + cx
                 for e in range(first[c], first[c + 1]):
-                    i = items[e]
-                    q = int(-1.0 - nodes[i, N_LINK])
-                    if mask[q] == 0:
+                    t_in, t_o = _slab_box(ibox[e, 0], ibox[e, 1], ibox[e, 2], ibox[e, 3],
+                                          px, py, ix, iy, zx, zy)
+                    if not (t_in <= t_o and t_o >= 0.0 and t_in <= bt + SLACK) or t_in < seen - SLACK:
                         continue
-                    hit, t_in = _hits(nodes, i, px, py, ix, iy, zx, zy, best[1])
-                    if not hit or t_in < seen - SLACK:
-                        continue
-                    tq, hx, hy = _ray_piece(geo, q, px, py, dx, dy)
-                    sid = int(geo[0][q, PT_SHAPE])
-                    if tq > 0.0 and _closer(best, q, tq, sid):
-                        best = (q, tq, sid, hx, hy)
-                # across the nearer far wall of the cell (from its index: no error adds up)
-                tx = math.inf if zx else (ox + (cx + 1 if sx > 0 else cx) * h - px) * ix
-                ty = math.inf if zy else (oy + (cy + 1 if sy > 0 else cy) * h - py) * iy
-                if tx < ty:
-                    cx += sx
+                    q = ipiece[e]
+                    tq, hnx, hny = _ray_piece(geo, q, px, py, dx, dy)
+                    sid = int(ptab[q, PT_SHAPE])
+                    if tq > 0.0 and _closer((bq, bt, bs, bnx, bny), q, tq, sid):
+                        bq, bt, bs, bnx, bny = q, tq, sid, hnx, hny
+                jump = skip[c]
+                if jump > 1:
+                    # across the nearer far wall of the square of 2 jump - 1 empty cells
+                    # around this one, the other coordinate staying within the square;
+                    # then the new cell's walls from their indices
+                    tx = math.inf if zx else (ox + (cx + jump if sx > 0 else cx - jump + 1) * h - px) * ix
+                    ty = math.inf if zy else (oy + (cy + jump if sy > 0 else cy - jump + 1) * h - py) * iy
+                    if tx < ty:
+                        t = tx
+                        cy = min(max(int(math.floor((py + t * dy - oy) * inv)), cy - jump + 1), cy + jump - 1)
+                        cx += sx * jump
+                    else:
+                        t = ty
+                        cx = min(max(int(math.floor((px + t * dx - ox) * inv)), cx - jump + 1), cx + jump - 1)
+                        cy += sy * jump
+                    tx = math.inf if zx else (ox + (cx + ux) * h - px) * ix
+                    ty = math.inf if zy else (oy + (cy + uy) * h - py) * iy
+                elif tx < ty:  # across the nearer far wall of this cell (Amanatides and Woo)
                     t = tx
+                    cx += sx
+                    tx += hx
                 else:
-                    cy += sy
                     t = ty
-                if t > best[1] + SLACK:
+                    cy += sy
+                    ty += hy
+                if t > bt + SLACK:
                     break
                 seen = t
                 if cx < 0 or cx >= nx or cy < 0 or cy >= ny:
                     tree = True
                     break
-        out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = best
-        out[r, 5] = tree
+        fraction[j] = bt
+        normal[j, 0] = bnx
+        normal[j, 1] = bny
+        shape_id[j] = bs
+        if tree:
+            escaped[n_escaped, 0] = j
+            escaped[n_escaped, 1] = bq
+            n_escaped += 1
+    return n_escaped
 
 
 @njit
@@ -282,44 +321,39 @@ def _coherent_order(starts, nodes, roots):
 
 
 @njit
-def ray_cast_batch(starts, ends, mask, forest, geo, fraction, point, normal, shape_id):
+def ray_cast_batch(starts, ends, mask, forest, geo, grid, fraction, point, normal, shape_id):
     """The closest hit of every ray ``starts[i]`` -> ``ends[i]`` (``World.ray_cast_many``),
     written to ``fraction`` (k,), ``point`` (k, 2), ``normal`` (k, 2), ``shape_id`` (k,):
     a miss is fraction 1, the end point, normal (0, 0), shape id -1. Each ray's answer is
     the one :func:`ray_cast_first` gives (shapes holding its start skipped); the rays are
-    searched in a cache-friendly order, through a grid (``ray_grid.py``) when there are
-    enough of them to pay for building it, the trees only for rays that leave the grid."""
+    searched in a cache-friendly order, through ``grid`` (``ray_grid.py``, of the pieces
+    ``mask`` admits) unless it is empty, the trees only for rays that leave the grid."""
+    k = starts.shape[0]
     stacks = forest_stack(forest)
     none = (np.empty(0, np.int64), np.empty((0, 3)))
-    grid = ray_grid(forest, starts.shape[0] >= 256)
     order = _coherent_order(starts, forest[0], forest[1])
-    a = starts[order]  # gathered once: read in order, not at random while searching
-    b = ends[order]
-    out = np.empty((order.shape[0], 6))  # piece, fraction, shape id, normal, tree search
+    escaped = np.empty((k, 2), np.int64)  # (ray, piece of the grid's best hit or -1)
     if grid[1].shape[0] > 1:
-        _grid_rays(a, b, mask, forest[0], geo, grid, out)
-    else:  # no hit yet, every ray to the trees
-        out[:, 0] = -1.0
-        out[:, 5] = 1.0
-    for i in range(order.shape[0]):
-        if out[i, 5] == 0.0:
-            continue
+        n = _grid_rays(starts, ends, order, geo, grid, fraction, normal, shape_id, escaped)
+    else:  # every ray to the trees
+        escaped[:, 0] = order
+        escaped[:, 1] = -1
+        n = k
+    for e in range(n):
+        j, q = escaped[e, 0], escaped[e, 1]
         best = NO_HIT
-        if out[i, 0] >= 0.0:
-            best = (int(out[i, 0]), out[i, 1], int(out[i, 2]), out[i, 3], out[i, 4])
-        best = _ray_search(a[i, 0], a[i, 1], b[i, 0] - a[i, 0], b[i, 1] - a[i, 1], mask, forest, geo,
-                           stacks, none, True, best)[0]
-        out[i, 0], out[i, 1], out[i, 2], out[i, 3], out[i, 4] = best
-    for i in range(order.shape[0]):
-        j = order[i]
-        t = out[i, 1]
-        hit = out[i, 0] >= 0.0
-        fraction[j] = t
-        point[j, 0] = a[i, 0] + t * (b[i, 0] - a[i, 0]) if hit else b[i, 0]
-        point[j, 1] = a[i, 1] + t * (b[i, 1] - a[i, 1]) if hit else b[i, 1]
-        normal[j, 0] = out[i, 3] + 0.0  # no -0.0
-        normal[j, 1] = out[i, 4] + 0.0
-        shape_id[j] = int(out[i, 2])
+        if q >= 0:
+            best = (q, fraction[j], shape_id[j], normal[j, 0], normal[j, 1])
+        best = _ray_search(starts[j, 0], starts[j, 1], ends[j, 0] - starts[j, 0], ends[j, 1] - starts[j, 1],
+                           mask, forest, geo, stacks, none, True, best)[0]
+        _, fraction[j], shape_id[j], normal[j, 0], normal[j, 1] = best
+    for j in range(k):
+        t = fraction[j]
+        hit = shape_id[j] >= 0
+        point[j, 0] = starts[j, 0] + t * (ends[j, 0] - starts[j, 0]) if hit else ends[j, 0]
+        point[j, 1] = starts[j, 1] + t * (ends[j, 1] - starts[j, 1]) if hit else ends[j, 1]
+        normal[j, 0] += 0.0  # no -0.0
+        normal[j, 1] += 0.0
 
 
 @njit
