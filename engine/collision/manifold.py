@@ -36,7 +36,7 @@ from .clip import (M_COUNT, M_ID1, M_ID2, M_NX, M_NY, M_P1X, M_P1Y, M_P2X, M_P2Y
                    M_S1, M_S2, M_SEP, MANIFOLD_SIZE, record_to_world)
 from ..geometry.convex import closest_on_segment, direction
 from ..geometry.seam_rows import G_CUT
-from .polygon_sat import collide_polygon_polygon
+from .polygon_sat import coincident_axis, collide_polygon_polygon  # noqa: F401 (coincident_axis: also here)
 from .seams import outline_admits
 
 # Piece kinds by core vertex count, in the canonical pair order.
@@ -48,25 +48,6 @@ POLYGON = 2  # three or more, possibly rounded
 @njit
 def _kind(count):
     return CIRCLE if count == 1 else (CAPSULE if count == 2 else POLYGON)
-
-
-# The golden angle, in radians: successive multiples of it spread evenly over the circle.
-GOLDEN_ANGLE = 2.399963229728653
-
-
-@njit_inline
-def coincident_axis(sa, sb):
-    """The normal of two concentric circles, whose every axis is a minimum: a direction
-    varied by the pair of vertex rows ``sa``, ``sb`` (``k`` golden angles from +y, ``k``
-    the pair's triangular index), so that many circles created at one point spread out
-    in every direction instead of along one line. Deterministic, and opposite for the
-    pair taken the other way round; the pair of rows (0, 1), as ``collide`` has it,
-    gives +y. Returns ``(nx, ny)``."""
-    lo = min(sa, sb)
-    hi = max(sa, sb)
-    t = ((hi * (hi - 1) // 2 + lo) % 1000003) * GOLDEN_ANGLE
-    sign = 1.0 if sa < sb else -1.0
-    return sign * math.sin(t), sign * math.cos(t)
 
 
 @njit_inline

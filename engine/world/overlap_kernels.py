@@ -1,5 +1,5 @@
 """Kernels of the world's overlap queries: points, boxes and shapes against the world's
-shapes. The arguments are those of ``query_kernels.py`` (``mask``, ``forest``, ``geo``),
+shapes, and the shape cast (``cast_pieces``). The arguments are those of ``query_kernels.py`` (``mask``, ``forest``, ``geo``),
 plus ``shape_pieces = (first, rows)``: shape ``i``'s pieces are rows
 ``rows[first[i]:first[i + 1]]`` of the piece store, in the shape's own piece order (a
 concave shape is measured by all its pieces, also those the search did not reach).
@@ -15,8 +15,9 @@ from ..collision.point_query import piece_outline_distance
 from ..collision.shape_pairs import PACK_GHOST, PACK_NX, PACK_VX
 from ..geometry.convex import direction, piece_box
 from ..geometry.seam_rows import GHOST_SIZE
-from .query_forest import (N_LINK, PT_C, PT_COUNT, PT_RADIUS, PT_S, PT_SHAPE, PT_START, PT_X, PT_Y,
-                           TREES, forest_collect, forest_stack)
+from ..collision.toi import MISS, shapes_toi
+from .query_forest import (N_LINK, PT_ANGLE, PT_C, PT_COUNT, PT_RADIUS, PT_S, PT_SHAPE, PT_START,
+                           PT_X, PT_Y, TREES, forest_collect, forest_stack)
 
 
 @njit_inline
@@ -260,3 +261,38 @@ def query_overlaps(pack, starts, radius, x, y, angle, mask, forest, geo, shape_p
                     owners[filled] = sid
                     filled += 1
     return owners[:filled].copy(), out[:filled].copy()
+
+
+@njit
+def cast_pieces(cast, box, mask, forest, geo):
+    """First world piece a swept shape touches (the kernel of ``World.cast_shape``).
+
+    ``cast`` is ``(verts, starts, radius, sweep, tol)`` of the swept shape, as
+    ``collision.toi.shapes_toi`` takes them; ``box`` ``(x0, y0, x1, y1)`` bounds the whole
+    sweep; ``mask``, ``forest``, ``geo``: as in the module docstring. The world's pieces
+    are held at their current poses. Returns ``(piece, t, px, py, nx, ny)`` as
+    ``shapes_toi`` does, with ``piece`` = -1 when nothing is hit.
+    """
+    verts_s, starts_s, rs, sweep, tol = cast
+    ptab, verts = geo[0], geo[1]
+    best_piece = -1
+    best = MISS
+    px = py = nx = ny = 0.0
+    single = np.empty(2, np.int64)
+    out, hits = forest_collect(forest, box[0], box[1], box[2], box[3], forest_stack(forest)[0],
+                               np.empty(64, np.int64), 0)
+    for h in range(hits):
+        q = out[h]
+        if mask[q] == 0:
+            continue
+        x, y, a = ptab[q, PT_X], ptab[q, PT_Y], ptab[q, PT_ANGLE]
+        single[0] = int(ptab[q, PT_START])
+        single[1] = single[0] + int(ptab[q, PT_COUNT])
+        t, qx, qy, mx, my = shapes_toi(verts_s, starts_s, rs, sweep, verts, single,
+                                       ptab[q, PT_RADIUS], (x, y, a, x, y, a, 0.0, 0.0), tol)
+        # ties go to the lower piece index, so the answer does not depend on tree order
+        if t >= 0.0 and (best < 0.0 or t < best or (t == best and q < best_piece)):
+            best = t
+            best_piece = q
+            px, py, nx, ny = qx, qy, mx, my
+    return best_piece, best, px, py, nx, ny

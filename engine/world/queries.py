@@ -20,9 +20,9 @@ from ..collision.collide import manifold_from_rows
 from ..collision.sweep import ShapeCastHit, require_shape, shape_sweep
 from ..geometry.convex import piece_box
 from .filter import Filter
-from .overlap_kernels import query_box, query_overlaps, query_points
+from .overlap_kernels import cast_pieces, query_box, query_overlaps, query_points
 from .query_forest import PT_SHAPE, query_snapshot
-from .query_kernels import cast_pieces, ray_cast_batch, ray_cast_every, ray_cast_first
+from .query_kernels import ray_cast_batch, ray_cast_every, ray_cast_first
 from .ray_grid import empty_grid, ray_grid
 from .query_results import PointHit, RayHit, RayHits
 

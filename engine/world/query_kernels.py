@@ -1,6 +1,6 @@
-"""Kernels of the world's ray queries and of the shape cast, over the snapshot of
-``query_forest.py``. ``queries.py`` is their Python face; ``overlap_kernels.py`` holds the
-point, box and shape queries.
+"""Kernels of the world's ray queries, over the snapshot of ``query_forest.py``.
+``queries.py`` is their Python face; ``overlap_kernels.py`` holds the point, box and
+shape queries and the shape cast.
 
 Every query kernel takes the same few arguments, so each query is one call: ``mask``
 uint8 (pieces,), 1 where a piece may be reported (``queries.accepted_pieces``: filter,
@@ -14,11 +14,10 @@ import math
 import numpy as np
 
 from .._jit import njit_exact as njit, njit_exact_inline as njit_inline
-from ..broadphase.tree_ops import META_ROOT, grown, tree_collect
+from ..broadphase.tree_ops import grown
 from ..collision.ray_cast import ray_cast_piece
-from ..collision.toi import MISS, shapes_toi
-from .query_forest import (N_LINK, PT_ANGLE, PT_C, PT_COUNT, PT_RADIUS, PT_S, PT_SHAPE, PT_START,
-                           PT_X, PT_Y, TREES, forest_collect, forest_stack)
+from .query_forest import (N_LINK, PT_C, PT_COUNT, PT_RADIUS, PT_S, PT_SHAPE, PT_START, PT_X, PT_Y,
+                           TREES, forest_stack)
 
 
 # Boxes entered up to SLACK (in fractions) beyond the best hit so far are still searched:
@@ -170,6 +169,38 @@ def _ray_search(px, py, dx, dy, mask, forest, geo, stacks, found, clip, best):
 
 
 @njit_inline
+def _next_cell(jump, cx, cy, tx, ty, sx, sy, hx, hy, h, ox, oy, inv, px, py, dx, dy, ix, iy, zx, zy):
+    """One move of :func:`_grid_rays`' walk from cell ``(cx, cy)``, whose far walls the ray
+    crosses at ``tx``, ``ty``: ``(t, cx, cy, tx, ty)``, ``t`` where it enters the next
+    cell. With ``jump`` > 1 (the cell's ``skip``), out of the empty square of ``2 jump -
+    1`` cells about this one, the other coordinate staying within the square, and the new
+    cell's walls worked out from their indices; else across the nearer wall (Amanatides
+    and Woo), the next wall a cell's width (``hx``, ``hy`` in ``t``) further on."""
+    if jump > 1:
+        tx = math.inf if zx else (ox + (cx + jump if sx > 0 else cx - jump + 1) * h - px) * ix
+        ty = math.inf if zy else (oy + (cy + jump if sy > 0 else cy - jump + 1) * h - py) * iy
+        if tx < ty:
+            t = tx
+            cy = min(max(int(math.floor((py + t * dy - oy) * inv)), cy - jump + 1), cy + jump - 1)
+            cx += sx * jump
+        else:
+            t = ty
+            cx = min(max(int(math.floor((px + t * dx - ox) * inv)), cx - jump + 1), cx + jump - 1)
+            cy += sy * jump
+        tx = math.inf if zx else (ox + (cx + (1 if sx > 0 else 0)) * h - px) * ix
+        ty = math.inf if zy else (oy + (cy + (1 if sy > 0 else 0)) * h - py) * iy
+    elif tx < ty:
+        t = tx
+        cx += sx
+        tx += hx
+    else:
+        t = ty
+        cy += sy
+        ty += hy
+    return t, cx, cy, tx, ty
+
+
+@njit_inline
 def _grid_rays(starts, ends, order, geo, grid, fraction, normal, shape_id, escaped):
     """The closest hit of each ray ``starts[j]`` -> ``ends[j]``, ``j`` in ``order``, among
     the pieces filed in ``grid`` (``ray_grid.py``), as :func:`_ray_search` finds it:
@@ -223,31 +254,8 @@ def _grid_rays(starts, ends, order, geo, grid, fraction, normal, shape_id, escap
                     sid = int(ptab[q, PT_SHAPE])
                     if tq > 0.0 and _closer((bq, bt, bs, bnx, bny), q, tq, sid):
                         bq, bt, bs, bnx, bny = q, tq, sid, hnx, hny
-                jump = skip[c]
-                if jump > 1:
-                    # across the nearer far wall of the square of 2 jump - 1 empty cells
-                    # around this one, the other coordinate staying within the square;
-                    # then the new cell's walls from their indices
-                    tx = math.inf if zx else (ox + (cx + jump if sx > 0 else cx - jump + 1) * h - px) * ix
-                    ty = math.inf if zy else (oy + (cy + jump if sy > 0 else cy - jump + 1) * h - py) * iy
-                    if tx < ty:
-                        t = tx
-                        cy = min(max(int(math.floor((py + t * dy - oy) * inv)), cy - jump + 1), cy + jump - 1)
-                        cx += sx * jump
-                    else:
-                        t = ty
-                        cx = min(max(int(math.floor((px + t * dx - ox) * inv)), cx - jump + 1), cx + jump - 1)
-                        cy += sy * jump
-                    tx = math.inf if zx else (ox + (cx + ux) * h - px) * ix
-                    ty = math.inf if zy else (oy + (cy + uy) * h - py) * iy
-                elif tx < ty:  # across the nearer far wall of this cell (Amanatides and Woo)
-                    t = tx
-                    cx += sx
-                    tx += hx
-                else:
-                    t = ty
-                    cy += sy
-                    ty += hy
+                t, cx, cy, tx, ty = _next_cell(skip[c], cx, cy, tx, ty, sx, sy, hx, hy, h, ox, oy, inv,
+                                               px, py, dx, dy, ix, iy, zx, zy)
                 if t > bt + SLACK:
                     break
                 seen = t
@@ -364,56 +372,3 @@ def ray_cast_every(px, py, ex, ey, mask, forest, geo):
     _, pieces, hits, n = ray_search(px, py, ex - px, ey - py, mask, forest, geo, forest_stack(forest),
                                     found)
     return pieces[:n].copy(), hits[:n].copy()
-
-
-@njit
-def tree_candidates(aabb, child1, child2, height, user, meta,
-                s_aabb, s_child1, s_child2, s_height, s_user, s_meta, x0, y0, x1, y1, out):
-    """Pieces under the box [x0, y0, x1, y1] in two broadphase trees (their fat boxes):
-    ``(out, count)``, ``out`` grown (a new array) when the pieces do not fit. For the sensor
-    stage (``sensor_kernels.py``); the queries search their snapshot instead."""
-    depth = 0
-    if meta[META_ROOT] >= 0:
-        depth = height[meta[META_ROOT]]
-    if s_meta[META_ROOT] >= 0:
-        depth = max(depth, s_height[s_meta[META_ROOT]])
-    stack = np.empty(depth + 2, np.int32)
-    out, n = tree_collect(aabb, child1, child2, height, user, meta[META_ROOT], x0, y0, x1, y1,
-                          stack, out, 0)
-    return tree_collect(s_aabb, s_child1, s_child2, s_height, s_user, s_meta[META_ROOT],
-                        x0, y0, x1, y1, stack, out, n)
-
-
-@njit
-def cast_pieces(cast, box, mask, forest, geo):
-    """First world piece a swept shape touches (the kernel of ``World.cast_shape``).
-
-    ``cast`` is ``(verts, starts, radius, sweep, tol)`` of the swept shape, as
-    ``collision.toi.shapes_toi`` takes them; ``box`` ``(x0, y0, x1, y1)`` bounds the whole
-    sweep; ``mask``, ``forest``, ``geo``: as in the module docstring. The world's pieces
-    are held at their current poses. Returns ``(piece, t, px, py, nx, ny)`` as
-    ``shapes_toi`` does, with ``piece`` = -1 when nothing is hit.
-    """
-    verts_s, starts_s, rs, sweep, tol = cast
-    ptab, verts = geo[0], geo[1]
-    best_piece = -1
-    best = MISS
-    px = py = nx = ny = 0.0
-    single = np.empty(2, np.int64)
-    out, hits = forest_collect(forest, box[0], box[1], box[2], box[3], forest_stack(forest)[0],
-                               np.empty(64, np.int64), 0)
-    for h in range(hits):
-        q = out[h]
-        if mask[q] == 0:
-            continue
-        x, y, a = ptab[q, PT_X], ptab[q, PT_Y], ptab[q, PT_ANGLE]
-        single[0] = int(ptab[q, PT_START])
-        single[1] = single[0] + int(ptab[q, PT_COUNT])
-        t, qx, qy, mx, my = shapes_toi(verts_s, starts_s, rs, sweep, verts, single,
-                                       ptab[q, PT_RADIUS], (x, y, a, x, y, a, 0.0, 0.0), tol)
-        # ties go to the lower piece index, so the answer does not depend on tree order
-        if t >= 0.0 and (best < 0.0 or t < best or (t == best and q < best_piece)):
-            best = t
-            best_piece = q
-            px, py, nx, ny = qx, qy, mx, my
-    return best_piece, best, px, py, nx, ny

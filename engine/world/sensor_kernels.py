@@ -17,11 +17,10 @@ import numpy as np
 
 from .._jit import njit
 from ..broadphase.filter_rule import box_misses, should_collide
-from ..broadphase.tree_ops import tree_move
+from ..broadphase.tree_ops import META_ROOT, tree_collect, tree_move
 from ..collision.toi import MISS, piece_toi
 from ..constants import LANE_WIDTH, STATIC
 from ..geometry.convex import piece_box
-from .query_kernels import tree_candidates
 
 OVERLAPS = 1  # the visitor overlaps the sensor at the end of the step
 CROSSED = 2  # it touched the sensor during the step but does not overlap it at the end
@@ -137,3 +136,21 @@ def _touch(s, v, bodies, pieces, scratch):
                   verts, pieces.start[v], pieces.count[v], _sweep(bodies, bv, True),
                   target, tol, scratch)[0]
     return CROSSED if t != MISS else 0
+
+
+@njit
+def tree_candidates(aabb, child1, child2, height, user, meta,
+                    s_aabb, s_child1, s_child2, s_height, s_user, s_meta, x0, y0, x1, y1, out):
+    """Pieces under the box [x0, y0, x1, y1] in two broadphase trees (their fat boxes):
+    ``(out, count)``, ``out`` grown (a new array) when the pieces do not fit. For the sensor
+    stage; the queries search their snapshot instead (``query_kernels.py``)."""
+    depth = 0
+    if meta[META_ROOT] >= 0:
+        depth = height[meta[META_ROOT]]
+    if s_meta[META_ROOT] >= 0:
+        depth = max(depth, s_height[s_meta[META_ROOT]])
+    stack = np.empty(depth + 2, np.int32)
+    out, n = tree_collect(aabb, child1, child2, height, user, meta[META_ROOT], x0, y0, x1, y1,
+                          stack, out, 0)
+    return tree_collect(s_aabb, s_child1, s_child2, s_height, s_user, s_meta[META_ROOT],
+                        x0, y0, x1, y1, stack, out, n)
