@@ -31,10 +31,10 @@ upper half of a landed pile in a few jumps instead of dozens of cells.
 ``grid = (box, first, ibox, ipiece, skip)``: ``box`` float64 (1, 8) ``(x0, y0, x1, y1,
 h, ox, oy, nx)`` (the grid's box with a margin, laid out as a node row so that a slab
 test reads it; the cell size; the corner of cell 0; the cells in a row), ``first``
-int64 (cells + 1) where each cell's entries start, cells row by row, ``ibox`` float64
-(entries, 4) each entry's exact leaf box, ``ipiece`` int64 (entries,) its piece row,
-``skip`` int64 (cells,). An empty grid (``first`` of size 1) means: search the trees
-instead (no moving tree, pieces too large for the cells, or nothing the mask admits).
+int32 (cells + 1) where each cell's entries start, cells row by row, ``ibox`` float64
+(entries, 4) each entry's exact leaf box, ``ipiece`` int32 (entries,) its piece row,
+``skip`` int8 (cells,), at most ``SKIP_CAP``. An empty grid (``first`` of size 1)
+means: search the trees instead (no moving tree, pieces too large for the cells, or nothing the mask admits).
 """
 import math
 
@@ -42,6 +42,10 @@ import numpy as np
 
 from .._jit import njit_exact as njit, njit_exact_inline as njit_inline
 from .query_forest import N_LINK, TREES
+
+# The largest jump, in cells (``skip`` is int8: the grid's arrays are small, so that more
+# of them stays in the cache while the rays walk).
+SKIP_CAP = 127
 
 # Each box is registered with this margin (times the grid's scale) around it, so that a
 # ray whose cell walk rounds past a cell's corner still meets every box near its path.
@@ -90,12 +94,12 @@ def _skip_field(first, nx, ny):
     smaller of its own value and a neighbour's plus one, over the 4 neighbours visited
     before it), seeded with 0 in a cell holding entries and the distance to the border
     plus one elsewhere."""
-    d = np.empty(nx * ny, np.int64)
+    d = np.empty(nx * ny, np.int8)
     for cy in range(ny):
         for cx in range(nx):
             c = cy * nx + cx
             border = min(min(cx, nx - 1 - cx), min(cy, ny - 1 - cy)) + 1
-            d[c] = 0 if first[c + 1] > first[c] else border
+            d[c] = 0 if first[c + 1] > first[c] else min(border, SKIP_CAP)
     for cy in range(ny):  # forwards: left, and the three cells below
         for cx in range(nx):
             c = cy * nx + cx
@@ -127,8 +131,8 @@ def _skip_field(first, nx, ny):
 
 def empty_grid():
     """A grid that sends every ray to the trees (fewer than 256 rays)."""
-    return (np.zeros((1, 8)), np.zeros(1, np.int64), np.empty((0, 4)), np.empty(0, np.int64),
-            np.empty(0, np.int64))
+    return (np.zeros((1, 8)), np.zeros(1, np.int32), np.empty((0, 4)), np.empty(0, np.int32),
+            np.empty(0, np.int8))
 
 
 @njit
@@ -139,7 +143,7 @@ def ray_grid(forest, mask):
     nodes, roots = forest
     box = np.zeros((1, 8))
     r = roots[0]
-    none = (box, np.zeros(1, np.int64), np.empty((0, 4)), np.empty(0, np.int64), np.empty(0, np.int64))
+    none = (box, np.zeros(1, np.int32), np.empty((0, 4)), np.empty(0, np.int32), np.empty(0, np.int8))
     if r < 0:
         return none
     end = nodes.shape[0]  # the moving tree's nodes: from its root to the next tree's
@@ -170,7 +174,7 @@ def ray_grid(forest, mask):
     pad = MARGIN * (abs(x0) + abs(y0) + wx + wy)
     x1 = x0 + nx * h  # the cells' extent: one axis reaches beyond the tree's box
     y1 = y0 + ny * h
-    first = np.zeros(nx * ny + 1, np.int64)
+    first = np.zeros(nx * ny + 1, np.int32)
     _register(nodes, mask, none[2], none[3], first, x0, y0, x1, y1, inv, pad, nx, ny)
     for c in range(nx * ny):
         first[c + 1] += first[c]
@@ -178,7 +182,7 @@ def ray_grid(forest, mask):
         return none
     fill = first[:-1].copy()
     ibox = np.empty((first[nx * ny], 4))
-    ipiece = np.empty(first[nx * ny], np.int64)
+    ipiece = np.empty(first[nx * ny], np.int32)
     _register(nodes, mask, ibox, ipiece, fill, x0, y0, x1, y1, inv, pad, nx, ny)
     box[0, 0] = x0 - pad
     box[0, 1] = y0 - pad
