@@ -342,6 +342,20 @@ class WorldMachine(RuleBasedStateMachine):
         lo, hi = (min(x0, x1), min(y0, y1)), (max(x0, x1), max(y0, y1))
         assert all(id(h) in live for h in world.query_aabb(lo, hi, sensors=sensors))
 
+    @rule(seed=st.integers(0, 2**16), sensors=st.booleans())
+    def query_many(self, seed, sensors):
+        """300 rays at once go through the grid kept with the query snapshot
+        (``world/ray_grid.py``): after any sequence of changes, each answer is
+        ``ray_cast``'s, bit for bit."""
+        rng = np.random.default_rng(seed)
+        starts = rng.uniform(-6.0, 6.0, (300, 2))
+        ends = starts + rng.uniform(-8.0, 8.0, (300, 2))
+        many = self.world.ray_cast_many(starts, ends, sensors=sensors)
+        for i, (a, b) in enumerate(zip(starts.tolist(), ends.tolist())):
+            hit = self.world.ray_cast(a, b, sensors=sensors)
+            assert many.shape_id[i] == (-1 if hit is None else hit.shape.id)
+            assert many.fraction[i] == (1.0 if hit is None else hit.fraction)
+
     @precondition(lambda self: self.bodies)
     @rule(how=st.sampled_from(["deepcopy", "pickle"]), n=st.integers(1, 5))
     def copy_continues_identically(self, how, n):
