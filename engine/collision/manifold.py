@@ -36,7 +36,7 @@ from .clip import (M_COUNT, M_ID1, M_ID2, M_NX, M_NY, M_P1X, M_P1Y, M_P2X, M_P2Y
                    M_S1, M_S2, M_SEP, MANIFOLD_SIZE, record_to_world)
 from ..geometry.convex import closest_on_segment, direction
 from ..geometry.seam_rows import G_CUT
-from .polygon_sat import coincident_axis, collide_polygon_polygon  # noqa: F401 (coincident_axis: also here)
+from .polygon_sat import coincident_axis, collide_polygon_polygon
 from .seams import outline_admits
 
 # Piece kinds by core vertex count, in the canonical pair order.

@@ -1,8 +1,9 @@
 """Kernels of the world's overlap queries: points, boxes and shapes against the world's
-shapes, and the shape cast (``cast_pieces``). The arguments are those of ``query_kernels.py`` (``mask``, ``forest``, ``geo``),
-plus ``shape_pieces = (first, rows)``: shape ``i``'s pieces are rows
-``rows[first[i]:first[i + 1]]`` of the piece store, in the shape's own piece order (a
-concave shape is measured by all its pieces, also those the search did not reach).
+shapes, and the shape cast (``cast_pieces``). The arguments are those of
+``query_kernels.py`` (``mask``, ``forest``, ``geo``), plus ``shape_pieces = (first,
+rows)``: shape ``i``'s pieces are rows ``rows[first[i]:first[i + 1]]`` of the piece
+store, in the shape's own piece order (a concave shape is measured by all its pieces,
+also those the search did not reach).
 """
 import math
 

@@ -77,11 +77,18 @@ def _ray_piece(geo, q, px, py, dx, dy):
 
 
 @njit_inline
+def _enters(t_in, t_out, best_t):
+    """Whether a ray that meets a box over ``[t_in, t_out]`` (:func:`_slab_box`) enters it
+    by ``best_t`` (within ``SLACK``)."""
+    return t_in <= t_out and t_out >= 0.0 and t_in <= best_t + SLACK
+
+
+@njit_inline
 def _hits(nodes, i, px, py, ix, iy, zx, zy, best_t):
-    """``(hit, t_in)``: whether the ray enters box ``i`` by ``best_t`` (within ``SLACK``),
+    """``(hit, t_in)``: whether the ray enters box ``i`` by ``best_t`` (:func:`_enters`),
     and where."""
     t_in, t_out = _slab(nodes, i, px, py, ix, iy, zx, zy)
-    return t_in <= t_out and t_out >= 0.0 and t_in <= best_t + SLACK, t_in
+    return _enters(t_in, t_out, best_t), t_in
 
 
 @njit_inline
@@ -169,6 +176,16 @@ def _ray_search(px, py, dx, dy, mask, forest, geo, stacks, found, clip, best):
 
 
 @njit_inline
+def _far_walls(cx, cy, sx, sy, h, ox, oy, px, py, ix, iy, zx, zy):
+    """Where the ray ``p + t d`` crosses the far walls of cell ``(cx, cy)`` (``sx``, ``sy``:
+    the signs of ``d``), from the cells' indices: ``(tx, ty)``, inf along an axis ``d``
+    does not move on."""
+    tx = math.inf if zx else (ox + (cx + (1 if sx > 0 else 0)) * h - px) * ix
+    ty = math.inf if zy else (oy + (cy + (1 if sy > 0 else 0)) * h - py) * iy
+    return tx, ty
+
+
+@njit_inline
 def _next_cell(jump, cx, cy, tx, ty, sx, sy, hx, hy, h, ox, oy, inv, px, py, dx, dy, ix, iy, zx, zy):
     """One move of :func:`_grid_rays`' walk from cell ``(cx, cy)``, whose far walls the ray
     crosses at ``tx``, ``ty``: ``(t, cx, cy, tx, ty)``, ``t`` where it enters the next
@@ -187,8 +204,7 @@ def _next_cell(jump, cx, cy, tx, ty, sx, sy, hx, hy, h, ox, oy, inv, px, py, dx,
             t = ty
             cx = min(max(int(math.floor((px + t * dx - ox) * inv)), cx - jump + 1), cx + jump - 1)
             cy += sy * jump
-        tx = math.inf if zx else (ox + (cx + (1 if sx > 0 else 0)) * h - px) * ix
-        ty = math.inf if zy else (oy + (cy + (1 if sy > 0 else 0)) * h - py) * iy
+        tx, ty = _far_walls(cx, cy, sx, sy, h, ox, oy, px, py, ix, iy, zx, zy)
     elif tx < ty:
         t = tx
         cx += sx
@@ -235,10 +251,7 @@ def _grid_rays(starts, ends, order, geo, grid, fraction, normal, shape_id, escap
             cy = min(max(int(math.floor((py + t * dy - oy) * inv)), 0), ny - 1)
             sx = 1 if dx > 0.0 else -1
             sy = 1 if dy > 0.0 else -1
-            ux = 1 if dx > 0.0 else 0  # the cell's far wall is at index cx + ux
-            uy = 1 if dy > 0.0 else 0
-            tx = math.inf if zx else (ox + (cx + ux) * h - px) * ix  # where the ray crosses it
-            ty = math.inf if zy else (oy + (cy + uy) * h - py) * iy
+            tx, ty = _far_walls(cx, cy, sx, sy, h, ox, oy, px, py, ix, iy, zx, zy)
             hx = h * abs(ix)  # from one wall to the next
             hy = h * abs(iy)
             seen = -math.inf  # where this cell begins: a box entered before, in a cell before
@@ -247,7 +260,7 @@ def _grid_rays(starts, ends, order, geo, grid, fraction, normal, shape_id, escap
                 for e in range(first[c], first[c + 1]):
                     t_in, t_o = _slab_box(ibox[e, 0], ibox[e, 1], ibox[e, 2], ibox[e, 3],
                                           px, py, ix, iy, zx, zy)
-                    if not (t_in <= t_o and t_o >= 0.0 and t_in <= bt + SLACK) or t_in < seen - SLACK:
+                    if not _enters(t_in, t_o, bt) or t_in < seen - SLACK:
                         continue
                     q = ipiece[e]
                     tq, hnx, hny = _ray_piece(geo, q, px, py, dx, dy)
