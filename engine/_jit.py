@@ -45,6 +45,9 @@ import time
 
 import numba
 import numba.core.event
+from numba.core import types
+from numba.extending import intrinsic
+from numba.np.arrayobj import populate_array
 
 njit = numba.njit(cache=True, error_model="numpy", nogil=True, fastmath={"contract"})
 
@@ -69,7 +72,49 @@ njit_exact = numba.njit(cache=True, error_model="numpy", nogil=True)
 # (``inspect_llvm()``, fresh compile) when splitting a per-pair loop.
 njit_exact_inline = numba.njit(cache=True, error_model="numpy", nogil=True, inline="always")
 
-__all__ = ["njit", "njit_exact", "njit_exact_inline", "njit_inline", "kernel_modules"]
+
+
+@intrinsic
+def borrowed(typingctx, arr):
+    """The array ``arr`` without its reference count, for a kernel's hot loop.
+
+    Each time an inlined helper takes an array argument, Numba copies the array's
+    reference and counts it (an atomic increment and decrement of a shared counter,
+    which also stalls the loads around it). LLVM's pruning pass removes the pair only
+    when no loop and no early return lie between them, so a helper with a loop, inlined
+    once per ray or per contact, pays two atomic instructions per array per call
+    (measured: 8 % of ``ray_cast_many``, 5 % of a rain2000 step in all). A borrowed
+    array has the same data, shape and strides and no owner (a null meminfo), so
+    counting it costs a test and a branch.
+
+    Rule: borrow only a kernel's own arguments (the caller keeps them alive for the
+    call), never an array the kernel allocates (Numba frees it after its last named
+    use), and never return or store a borrowed array.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> @numba.njit
+    ... def total(a):
+    ...     b = borrowed(a)
+    ...     return b.sum(), b.shape == a.shape
+    >>> total(np.arange(4.0))
+    (6.0, True)
+    """
+    if not isinstance(arr, types.Array):
+        return None
+
+    def codegen(context, builder, signature, args):
+        src = context.make_array(arr)(context, builder, args[0])
+        view = context.make_array(arr)(context, builder)
+        populate_array(view, data=src.data, shape=src.shape, strides=src.strides,
+                       itemsize=src.itemsize, meminfo=None)
+        return view._getvalue()
+
+    return arr(arr), codegen
+
+
+__all__ = ["borrowed", "njit", "njit_exact", "njit_exact_inline", "njit_inline", "kernel_modules"]
 
 _IMPORTS_JIT = re.compile(r"^from \.+_jit import", re.M)
 
