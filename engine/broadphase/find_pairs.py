@@ -17,7 +17,7 @@ Two ways to find them, the same pairs either way:
 """
 import numpy as np
 
-from .._jit import njit
+from .._jit import borrowed, njit
 from .filter_rule import boxes_overlap, pair_admitted
 from .key_sort import sort_keys
 from .tree_build import many_moved
@@ -145,6 +145,7 @@ def tree_find_pairs(tree, other, moved, rule, limit=1 << 62):
     reaches it returns ``[-1]`` instead (keys are >= 0), having allocated no more than
     that: 10,000 boxes at one point would otherwise ask for 50 million.
     """
+    tree, other, moved, rule = borrowed((tree, other, moved, rule))  # no atomic counts per call
     aabb, parent, child1, child2, height, user, meta = tree
     s_aabb, s_parent, s_child1, s_child2, s_height, s_user, s_meta = other
     keys = np.empty(max(16, 4 * moved.shape[0]), np.int64)

@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from .._jit import njit_exact, njit_exact_inline
+from .._jit import borrowed, njit_exact, njit_exact_inline
 from .layout import C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, C_ROLLING, C_SURFACE, C_TOUCHING, CONTACT_SIZE, H_COUNT, H_ID, H_NI, H_POINTS, H_STRIDE, H_TI, MAX_POINTS, P_ADJ, P_ID, P_NI, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY, P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI
 from .manifold_cache import MANIFOLD_POINT_STRIDE, can_reuse, refresh_from_cache, relative_pose, store_in_cache
 from .pair_keys import PIECE_BITS, PIECE_MASK
@@ -53,6 +53,7 @@ def update_contacts(pairs, keep, bodies, pieces, params):
         (``manifold.collide_pieces``); ``reuse_tol`` the manifold cache's tolerance, m
         (``manifold_cache.can_reuse``; 0: no reuse); ``mixing`` MIX_BOX2D or MIX_PYMUNK.
     """
+    pairs, keep, bodies, pieces = borrowed((pairs, keep, bodies, pieces))  # no atomic counts per pair
     keys, hist, rows, pair_body = pairs.keys, pairs.hist, pairs.rows, pairs.bodies
     piece_body, piece_start, piece_count = pieces.body, pieces.start, pieces.count
     piece_radius, piece_friction, piece_restitution = pieces.radius, pieces.friction, pieces.restitution

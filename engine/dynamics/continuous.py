@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from .._jit import njit, njit_inline
+from .._jit import borrowed, njit, njit_inline
 from ..broadphase.filter_rule import box_misses, pair_admitted
 from ..broadphase.tree_ops import META_ROOT, grown, tree_collect
 from ..constants import (DYNAMIC, KINEMATIC, LANE_WIDTH, MOVED_BY_STEP, STATIC,
@@ -215,6 +215,7 @@ def solve_continuous(fast, bodies, pieces, candidates, params):
     bodies held at their end pose (``_moves_far``), fast ones left to ``fast_pairs``.
     The loop stays inline (as helpers, Numba kept reference counts: 4 % slower on rain2000).
     """
+    fast, bodies, pieces, candidates = borrowed((fast, bodies, pieces, candidates))  # no atomic counts
     slop, safety = params
     btype, bullet, extent, min_extent = bodies.btype, bodies.bullet, bodies.extent, bodies.min_extent
     pos0, angle0, pos, angle, com = bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com

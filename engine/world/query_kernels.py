@@ -92,16 +92,6 @@ def _hits(nodes, i, px, py, ix, iy, zx, zy, best_t):
 
 
 @njit_inline
-def _borrow(mask, forest, geo):
-    """The query's arrays as :func:`borrowed` views (each is the kernel's argument), so
-    that the helpers inlined per node and per piece cost no atomic reference counts
-    (``ray_cast_many``: 8 % a ray)."""
-    ptab, verts, norms, ghost = geo
-    return (borrowed(mask), (borrowed(forest[0]), borrowed(forest[1])),
-            (borrowed(ptab), borrowed(verts), borrowed(norms), borrowed(ghost)))
-
-
-@njit_inline
 def _closer(best, q, t, sid):
     """Whether piece ``q`` of shape ``sid`` hit at ``t`` beats ``best``: the closer hit,
     ties to the lower shape id, then the lower piece row (the answer does not depend on
@@ -303,7 +293,7 @@ def ray_search(px, py, dx, dy, mask, forest, geo, stacks, found):
     copy with a literal ``clip``, which drops the other mode's code: 25 % faster a ray;
     and a call per ray would cost its arrays' reference counts). The mode is worked out
     here, not passed: a literal True or False argument would compile a copy each."""
-    mask, forest, geo = _borrow(mask, forest, geo)
+    mask, forest, geo = borrowed((mask, forest, geo))  # no atomic counts per node or piece
     return _ray_search(px, py, dx, dy, mask, forest, geo, stacks, found, found[0].shape[0] == 0,
                        NO_HIT)
 
@@ -361,7 +351,7 @@ def ray_cast_batch(starts, ends, mask, forest, geo, grid, fraction, point, norma
     searched in a cache-friendly order, through ``grid`` (``ray_grid.py``, of the pieces
     ``mask`` admits) unless it is empty, the trees only for rays that leave the grid."""
     k = starts.shape[0]
-    mask, forest, geo = _borrow(mask, forest, geo)
+    mask, forest, geo = borrowed((mask, forest, geo))  # no atomic counts per node or piece
     stacks = forest_stack(forest)
     none = (np.empty(0, np.int64), np.empty((0, 3)))
     order = _coherent_order(starts, forest[0], forest[1])
