@@ -72,7 +72,7 @@ class Lidar:
         if self.scan is None:
             return
         starts, hits = self.scan
-        for k in range(0, RAYS, 2):
+        for k in range(RAYS):
             end = hits.point[k] if hits.shape_id[k] >= 0 else starts[k] + (RANGE - 0.4) * self.dirs[k]
             color = (90, 200, 120) if hits.shape_id[k] >= 0 else (60, 80, 70)
             drawer.draw_segment(tuple(starts[k]), tuple(end), 0.0, color)

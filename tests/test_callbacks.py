@@ -25,11 +25,13 @@ def test_begin_and_separate_counts_equal_the_event_arrays():
         calls["separate"].clear()
         world.step(DT)
         ev = world.contact_events
-        expected_begin = sum(1 for a, b in zip(ev.begin.shape_a, ev.begin.shape_b)
-                             if 1 in (world.shape(int(a)).collision_type, world.shape(int(b)).collision_type))
-        # type 1 against anything: a pair of two type-1 shapes matches both ways, once
-        assert len(calls["begin"]) == expected_begin
-        assert all(c.shapes[0].collision_type == 1 for c in calls["begin"])
+        for kind, table in (("begin", ev.begin), ("separate", ev.end)):
+            expected = sorted(tuple(sorted((int(a), int(b)))) for a, b in zip(table.shape_a, table.shape_b)
+                              if 1 in (world.shape(int(a)).collision_type, world.shape(int(b)).collision_type))
+            # type 1 against anything: a pair of two type-1 shapes matches both ways, once
+            got = sorted(tuple(sorted((c.shapes[0].id, c.shapes[1].id))) for c in calls[kind])
+            assert got == expected, kind
+            assert all(c.shapes[0].collision_type == 1 for c in calls[kind])
         begins += len(calls["begin"])
         ends += len(calls["separate"])
     assert begins > 100 and ends > 10
@@ -70,6 +72,39 @@ def test_pre_solve_disables_one_step_and_changes_friction():
         world.step(DT)
     assert seen and seen[0] == pytest.approx(0.6)
     assert v1 == pytest.approx(3.9, abs=1e-3) and box.body.velocity[0] == pytest.approx(v1, abs=1e-9)
+
+
+@pytest.mark.parametrize("floor_first", [True, False])
+def test_pre_solve_surface_speed_drives_the_box_for_the_steps_it_is_set(floor_first):
+    # Conveyor by callback (pymunk's ``arbiter.surface_velocity``): friction 0.6 drives
+    # the box to the set speed after the slip time v / (mu g) = 0.5 s; the value read is
+    # the sum of the shapes' own surface speeds, in either order of the handler's types.
+    world = World()
+    floor = _floor(world, collision_type=1)
+    floor.surface_speed = 0.25
+    box = world.create_body(position=(0, 0.5)).add_shape(Polygon.box(1, 1), collision_type=2)
+    box.surface_speed = -0.75
+    world.step(DT)
+    setting, read = [3.0], []
+
+    def drive(contact):
+        # the tangent is the normal turned clockwise (from the floor up: +x; from the box
+        # down: -x) and the relative velocity turns with it: one value for both orders
+        read.append(contact.surface_speed)
+        if setting[0] is not None:
+            contact.surface_speed = setting[0]
+        with pytest.raises(ValueError, match="surface_speed"):
+            contact.surface_speed = float("nan")
+
+    world.on_collision(*((1, 2) if floor_first else (2, 1)), pre_solve=drive)
+    for _ in range(60):
+        world.step(DT)
+    assert read[0] == pytest.approx(-0.5)
+    assert box.body.velocity[0] == pytest.approx(3.0, rel=1e-2)
+    setting[0] = None  # back to the shapes' own: -0.5 m/s relative, the box at -0.5
+    for _ in range(90):
+        world.step(DT)
+    assert box.body.velocity[0] == pytest.approx(-0.5, rel=1e-2)
 
 
 def test_pre_solve_disabling_lasts_one_step():

@@ -221,3 +221,20 @@ def test_live_reset_rebuilds_the_scene_and_keeps_the_given_view(monkeypatch):
     assert _viewer.run(make, "reset", bounds=(-8, -8, 8, 8)) is None
     assert len(builds) == 2  # the first world, and the one r made
     assert fits == [(-8, -8, 8, 8)] * 2  # the camera keeps the demo's view after a reset
+
+
+def test_platformer_script_collects_coins_through_sensor_events():
+    # The headless script, without drawing: each coin the player touches is counted once
+    # (a sensor's begin event) and its body removed after the step; the others remain.
+    from demos import platformer
+    world = platformer.build()
+    game = platformer.Game()
+
+    def coins_left():
+        return sum(1 for b in world.bodies for s in b.shapes if s.user_data == "coin")
+
+    total = coins_left()
+    for _ in range(400):
+        game(world, None)
+        world.step(1 / 60)
+    assert game.coins >= 1 and coins_left() == total - game.coins

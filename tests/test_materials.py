@@ -67,8 +67,18 @@ def test_a_ball_dropped_from_5_m_reports_a_hit_at_10_m_per_s():
     world = World(gravity=(0, -G))
     floor = world.create_body("static").add_shape(Polygon.box(10, 1, center=(0, -0.5)))
     ball = world.create_body(position=(0, 5.25)).add_shape(Circle(0.25))
-    hits = _first_hits(world, 120)
+    hits, points = [], []
+    for _ in range(120):
+        gap = ball.body.position[1] - 0.25  # above the floor's top, at the step's start
+        world.step(DT)
+        hits += [(int(h.shape_a), int(h.shape_b), float(h.approach_speed), tuple(h.normal))
+                 for h in world.contact_events.hit]
+        points += [(tuple(h.point), gap) for h in world.contact_events.hit]
     assert len(hits) == 1
+    # Box2D's convention: the mid-point between the two surfaces at the step's start
+    # (speculative: the ball is still falling towards the floor then)
+    (x, y), gap = points[0]
+    assert 0.05 < gap < 0.2 and x == pytest.approx(0.0, abs=1e-9) and y == pytest.approx(gap / 2, abs=1e-9)
     a, b, speed, normal = hits[0]
     assert (a, b) == (min(floor.id, ball.id), max(floor.id, ball.id))
     # sqrt(2 g h) = 10: the speed at the instant the gap closes, extrapolated from the

@@ -90,6 +90,39 @@ def test_overlaps_lists_what_is_inside_and_filters_and_removal_apply():
     assert hidden.body.position == (-1.0, 0.0)
 
 
+def _pairs(table, a="shape_a", b="shape_b"):
+    return sorted(tuple(sorted((int(x), int(y)))) for x, y in zip(getattr(table, a), getattr(table, b)))
+
+
+def test_a_shape_becomes_a_sensor_and_solid_again():
+    # pymunk's ``shape.sensor`` is settable: the floor stops pushing (its contact ends at
+    # the next step, the box is reported as a visitor and falls through), and made solid
+    # with the box inside it, the visit ends and a contact begins.
+    world = World()
+    floor = world.create_body("static").add_shape(Polygon.box(40, 1, center=(0, -0.5)))
+    box = world.create_body(position=(0, 0.5)).add_shape(Polygon.box(1, 1))
+    for _ in range(30):
+        world.step(DT)
+    snap = world.snapshot()
+    pair = [tuple(sorted((floor.id, box.id)))]
+    with pytest.raises(TypeError, match="sensor must be True or False"):
+        floor.sensor = "yes"
+    assert not floor.sensor and world.awake_body_count == 1
+    floor.sensor = True
+    assert floor.sensor and box.body.awake
+    world.step(DT)
+    assert _pairs(world.contact_events.end) == pair and len(world.contacts()) == 0
+    assert _pairs(world.sensor_events.begin, "sensor", "visitor") == pair and floor.overlaps == [box]
+    while box.body.position[1] > -0.4:
+        world.step(DT)
+    floor.sensor = False
+    world.step(DT)
+    assert _pairs(world.sensor_events.end, "sensor", "visitor") == pair and floor.overlaps == []
+    assert _pairs(world.contact_events.begin) == pair
+    with pytest.raises(ValueError, match="no longer fits"):
+        world.restore(snap)
+
+
 def test_a_sensor_on_a_moving_body_follows_it():
     world = World(gravity=(0, 0))
     carrier = world.create_body("kinematic", position=(-5, 0), velocity=(5, 0))

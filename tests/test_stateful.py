@@ -255,6 +255,14 @@ class WorldMachine(RuleBasedStateMachine):
         assert handle.filter.collides_with(filter_) == filter_.collides_with(filter_)
         self._changed()
 
+    @precondition(lambda self: self.shapes)
+    @rule(i=pick, sensor=st.booleans())
+    def set_sensor(self, i, sensor):
+        handle, _ = self.shapes[i % len(self.shapes)]
+        handle.sensor = sensor
+        assert handle.sensor is sensor
+        self._changed()
+
     # -- joints ------------------------------------------------------------------------
     @precondition(lambda self: len(self.bodies) >= 2 and len(self.joints) < MAX_JOINTS)
     @rule(kind=st.sampled_from(JOINT_KINDS), i=pick, j=pick, collide=st.booleans(),

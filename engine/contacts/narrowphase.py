@@ -58,8 +58,8 @@ def update_contacts(pairs, keep, bodies, pieces, params):
     piece_body, piece_start, piece_count = pieces.body, pieces.start, pieces.count
     piece_radius, piece_friction, piece_restitution = pieces.radius, pieces.friction, pieces.restitution
     piece_fat, verts, norms, ghost = pieces.fat, pieces.verts, pieces.norms, pieces.ghost
-    pos, angle, com, vel, angvel, extent = (bodies.pos, bodies.angle, bodies.com, bodies.vel,
-                                            bodies.angvel, bodies.extent)
+    pos, angle, com, vel, angvel, extent, btype, asleep = (bodies.pos, bodies.angle, bodies.com, bodies.vel,
+                                                           bodies.angvel, bodies.extent, bodies.btype, bodies.asleep)
     dt, margin, flip_tol, reuse_tol, mixing = params
     kmax = _most_vertices(piece_count)
     scratch_v = np.empty((2 * kmax, 2))  # collide_pieces' work space: both pieces' vertices
@@ -67,7 +67,6 @@ def update_contacts(pairs, keep, bodies, pieces, params):
     man = np.empty(MANIFOLD_SIZE)
     rot = _rotations(angle)  # one cos/sin per body rather than two per pair
     last = np.empty((MAX_POINTS, H_STRIDE))  # a pair's points of last step (_write_row)
-    btype, asleep = bodies.btype, bodies.asleep
     dropped = 0
     for i in range(keys.shape[0]):
         a = keys[i] >> PIECE_BITS

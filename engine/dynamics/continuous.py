@@ -216,12 +216,11 @@ def solve_continuous(fast, bodies, pieces, candidates, params):
     The loop stays inline (as helpers, Numba kept reference counts: 4 % slower on rain2000).
     """
     fast, bodies, pieces, candidates = borrowed((fast, bodies, pieces, candidates))  # no atomic counts
-    slop, safety = params
     btype, bullet, extent, min_extent = bodies.btype, bodies.bullet, bodies.extent, bodies.min_extent
     pos0, angle0, pos, angle, com = bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com
     piece_body, piece_start, piece_count = pieces.body, pieces.start, pieces.count
     piece_radius, piece_fat, verts, norms = pieces.radius, pieces.fat, pieces.verts, pieces.norms
-    keys, tree, static_tree, rule, one_way = candidates
+    (slop, safety), (keys, tree, static_tree, rule, one_way) = params, candidates
     aabb, parent, child1, child2, height, user, meta = tree
     s_aabb, s_parent, s_child1, s_child2, s_height, s_user, s_meta = static_tree
     frac = np.ones(btype.shape[0])

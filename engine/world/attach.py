@@ -14,7 +14,7 @@ from ..broadphase.proxies import fat_box
 from ..constants import DYNAMIC, STATIC
 from ..geometry.mass import combine, min_extent
 
-__all__ = ["compact_geometry", "new_shape_id", "write_filter", "free_shape_id", "attach_pieces", "detach_pieces", "reinsert_pieces", "update_mass",
+__all__ = ["compact_geometry", "new_shape_id", "write_filter", "set_sensor", "free_shape_id", "attach_pieces", "detach_pieces", "reinsert_pieces", "update_mass",
            "refilter_pairs", "drop_pairs_of_body", "write_mass"]
 
 
@@ -36,6 +36,28 @@ def write_filter(state, sid, filter_):
     shapes.category[sid] = filter_.category
     shapes.mask[sid] = filter_.mask
     shapes.group[sid] = filter_.group
+    state.touch(shapes=True)
+
+
+def set_sensor(state, sid, pieces, sensor):
+    """Make shape ``sid`` (piece rows ``pieces``) a sensor, or a solid shape again: its
+    leaves move to the sensor tree or back, and its contact pairs are dropped (a sensor
+    pushes nothing and visits no sensor). The next step's events end its contacts and
+    its overlaps, whose keys are missing from what that step finds."""
+    P = state.pieces
+    for p in pieces:
+        state.tree_of(p).remove(int(P.node[p]))
+    state.shapes.sensor[sid] = sensor
+    P.sensor[pieces] = sensor
+    for p in pieces:
+        P.node[p] = state.tree_of(p).insert(_leaf_box(state, p), p)
+    if sensor:
+        state.sensor_pieces = np.union1d(state.sensor_pieces, pieces)
+    else:
+        state.sensor_pieces = np.setdiff1d(state.sensor_pieces, pieces)
+    if len(state.pairs):
+        a, b = state.pairs.pieces()
+        state.pairs.keep(~(np.isin(a, pieces) | np.isin(b, pieces)))
     state.touch(shapes=True)
 
 

@@ -10,8 +10,8 @@ impulses).
 import numpy as np
 
 from .. import constants as K
-from .._checks import as_non_negative
-from ..contacts.layout import (C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, P_RAX,
+from .._checks import as_non_negative, as_within
+from ..contacts.layout import (C_COUNT, C_FRICTION, C_NX, C_NY, C_POINTS, C_RESTITUTION, C_SURFACE, P_RAX,
                                P_RAY, P_SEP, P_STRIDE, R_NORMAL, R_STRIDE, R_TANGENT)
 
 __all__ = ["Contact", "contact_table", "touching_rows", "point_of"]
@@ -95,9 +95,9 @@ class Contact:
     ``shapes`` and ``bodies`` come in the order of the handler's types (pymunk's
     convention); ``normal`` points from ``shapes[0]`` to ``shapes[1]``. In ``begin``,
     ``enabled = False`` ignores the pair until the shapes separate; in ``pre_solve`` it
-    ignores the pair for this step, and ``friction`` and ``restitution`` change the
-    pair's material for this step. In ``separate`` the pair has no contact any more: its
-    geometry reads as None.
+    ignores the pair for this step, and ``friction``, ``restitution`` and
+    ``surface_speed`` change the pair's material for this step. In ``separate`` the pair
+    has no contact any more: its geometry reads as None.
 
     Parameters
     ----------
@@ -189,7 +189,7 @@ class Contact:
 
     @friction.setter
     def friction(self, value):
-        self._set_material(C_FRICTION, value, "friction")
+        self._set_material(C_FRICTION, as_non_negative(value, "friction"), "friction")
 
     @property
     def restitution(self):
@@ -198,14 +198,28 @@ class Contact:
 
     @restitution.setter
     def restitution(self, value):
-        self._set_material(C_RESTITUTION, value, "restitution")
+        self._set_material(C_RESTITUTION, as_non_negative(value, "restitution"), "restitution")
+
+    @property
+    def surface_speed(self):
+        """The speed, m/s, at which friction drives ``shapes[1]``'s surface relative to
+        ``shapes[0]``'s along the tangent (the normal turned clockwise): the sum of the
+        two shapes' ``surface_speed`` (Box2D's tangent speed), the same value in either
+        order of the shapes. Settable in ``pre_solve``, for this step (pymunk's
+        ``Arbiter.surface_velocity``, a scalar here), within +-``MAX_INPUT_SPEED``."""
+        return self._material(C_SURFACE)
+
+    @surface_speed.setter
+    def surface_speed(self, value):
+        value = as_within(value, "surface_speed", K.MAX_INPUT_SPEED, "m/s")
+        self._set_material(C_SURFACE, value, "surface_speed")
 
     def _material(self, column):
         r, _ = self._points()
         return None if r is None else float(r[column])
 
     def _set_material(self, column, value, name):
-        value = as_non_negative(value, name)
+        """Write the checked ``value`` to column ``column`` of every row of the pair."""
         if self._row is None:
             raise RuntimeError(f"{name} can be set only while the shapes touch (pre_solve)")
         for row in _rows_of_pair(self._state, self._row):

@@ -6,6 +6,8 @@ restitution, and which rows of the world's piece arrays it owns.
 """
 import numbers
 
+import numpy as np
+
 from .. import constants as K
 from .._checks import as_between, as_direction, as_restitution, as_within
 from . import attach
@@ -153,8 +155,22 @@ class ShapeHandle:
 
     @property
     def sensor(self):
-        """Whether the shape is a sensor (fixed when it is added)."""
+        """Whether the shape is a sensor: it pushes nothing and reports what overlaps it
+        (pymunk's ``Shape.sensor``; settable, as there). Changing it ends the shape's
+        contacts and its sensor overlaps at the next step's events, and the next step
+        finds what it now touches or holds; a snapshot taken before no longer fits."""
         return bool(self._live_body()._state.shapes.sensor[self._id])
+
+    @sensor.setter
+    def sensor(self, value):
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"sensor must be True or False, got {value!r}")
+        body = self._live_body()
+        state = body._state
+        state.check_unlocked()
+        if bool(value) != bool(state.shapes.sensor[self._id]):
+            attach.set_sensor(state, self._id, self._pieces, bool(value))
+            state.mark_placed(body._row())
 
     @property
     def overlaps(self):
