@@ -1,7 +1,8 @@
 """A platformer in one screen: run, jump through one-way platforms, ride a moving
 platform and a conveyor, pick up coins.
 
-Arrows move the player and space jumps in a window; headless, a scripted run plays.
+Arrows move the player and space jumps in a window; headless, an autopilot plays the
+level (``ROUTE``) and picks up every coin.
 Everything is the public API: the player is a box with ``fixed_rotation``; a ray cast
 straight down under its feet (``world.ray_cast``) says whether it stands on something;
 coins are sensors, counted from ``world.sensor_events`` and removed after the step
@@ -15,12 +16,16 @@ from engine import Circle, Polygon
 from . import _viewer
 
 DESCRIPTION = "jump through one-way platforms, ride a lift and a belt, collect coins (arrows, space)"
-RUN_SPEED, JUMP_SPEED, ACCEL = 6.0, 8.0, 40.0
+RUN_SPEED, JUMP_SPEED, ACCEL = 6.0, 12.0, 40.0  # a jump rises 3.6 m at g = 20
 LIFT_TRACK = (1.0, 5.0)
-# headless: (from step, keys held) until the next entry
-SCRIPT = [(0, {"right"}), (40, {"right", "jump"}), (48, {"right"}), (95, {"jump"}), (103, set()),
-          (150, {"left"}), (200, {"left", "jump"}), (208, {"left"}), (260, set()),
-          (300, {"right", "jump"}), (310, {"right"}), (360, set())]
+# headless: the autopilot runs to each x in turn; standing there (and, for the lift, once
+# it has carried the player above min_y) it jumps when asked, towards the next x
+ROUTE = [(-12.0, False, None),  # the coin by the start
+         (-10.8, True, None), (-9.0, False, None),  # up through the first platform, its coin
+         (-8.2, True, None), (-3.0, False, None),  # to the second platform, its coin
+         (0.0, False, None), (0.3, True, None), (4.0, False, None),  # onto the belt, its coin
+         (5.8, True, None), (9.0, False, None),  # up to the third platform, its coin
+         (10.8, False, None), (12.5, True, 5.4)]  # onto the lift; jump for the top coin
 
 
 def build():
@@ -48,18 +53,29 @@ class Game:
     """Reads the keys (or the script), moves the player, counts and removes coins."""
 
     def __init__(self):
-        self.step = 0
+        self.leg = 0
         self.coins = 0
 
+    def autopilot(self, x, y, grounded):
+        """The keys the headless run holds: towards ``ROUTE[self.leg]``, then its jump."""
+        if self.leg == len(ROUTE):
+            return set()
+        goal, jump, min_y = ROUTE[self.leg]
+        if abs(goal - x) > 0.3 or not grounded or (min_y is not None and y < min_y):
+            return {"right"} if goal > x + 0.3 else {"left"} if goal < x - 0.3 else set()
+        self.leg += 1
+        after = ROUTE[self.leg][0] if self.leg < len(ROUTE) else x
+        return ({"jump"} if jump else set()) | ({"right"} if after > x + 0.3 else
+                                                 {"left"} if after < x - 0.3 else set())
+
     def __call__(self, world, keys):
-        if keys is None:  # headless: the script
-            keys = next(k for start, k in reversed(SCRIPT) if self.step >= start)
-        self.step += 1
         player = next(b for b in world.bodies if b.user_data == "player")
         lift = next(b for b in world.bodies if b.body_type == engine.BodyType.KINEMATIC)
         x, y = player.position
         below = world.ray_cast((x, y - 0.45), (x, y - 0.65))  # 15 cm under the feet
         grounded = below is not None and below.body is not player
+        if keys is None:  # headless
+            keys = self.autopilot(x, y, grounded)
         vx, vy = player.velocity
         target = RUN_SPEED * (("right" in keys) - ("left" in keys))
         dv = max(-ACCEL / 60, min(ACCEL / 60, target - vx)) if grounded or target else 0.0
@@ -77,7 +93,7 @@ class Game:
 
 
 def main(argv=()):
-    opts = _viewer.options(argv, "platformer", frames=200)
+    opts = _viewer.options(argv, "platformer", frames=250)  # 500 steps: every coin by step 480
     game = Game()
     return _viewer.run(build, "Platformer", control=game, overlay=game.overlay,
                        bounds=(-16, -1, 16, 11), **opts)

@@ -223,9 +223,10 @@ def test_live_reset_rebuilds_the_scene_and_keeps_the_given_view(monkeypatch):
     assert fits == [(-8, -8, 8, 8)] * 2  # the camera keeps the demo's view after a reset
 
 
-def test_platformer_script_collects_coins_through_sensor_events():
-    # The headless script, without drawing: each coin the player touches is counted once
-    # (a sensor's begin event) and its body removed after the step; the others remain.
+def test_platformer_autopilot_collects_every_coin_through_sensor_events():
+    # The headless run, without drawing: the autopilot jumps up through the one-way
+    # platforms, onto the belt and off the lift (so each of them carries the player), and
+    # each coin it touches is counted once (a sensor's begin event) and removed.
     from demos import platformer
     world = platformer.build()
     game = platformer.Game()
@@ -234,7 +235,11 @@ def test_platformer_script_collects_coins_through_sensor_events():
         return sum(1 for b in world.bodies for s in b.shapes if s.user_data == "coin")
 
     total = coins_left()
-    for _ in range(400):
+    counts = []
+    for _ in range(500):  # the demo's 250 frames of 2 steps
         game(world, None)
         world.step(1 / 60)
-    assert game.coins >= 1 and coins_left() == total - game.coins
+        counts.append(game.coins)
+        assert coins_left() == total - game.coins
+    assert total == 6 and game.coins == total and game.leg == len(platformer.ROUTE)
+    assert counts == sorted(counts)
