@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from .._jit import njit_exact as njit, njit_exact_inline as njit_inline
+from .._jit import borrowed, njit_exact as njit, njit_exact_inline as njit_inline
 from ..broadphase.tree_ops import grown
 from ..collision.manifold import MANIFOLD_SIZE, collide_pieces
 from ..collision.point_query import piece_outline_distance
@@ -87,6 +87,7 @@ def query_points(px, py, limit, nearest, mask, forest, geo, shape_pieces):
 
     Boxes farther than the bound from ``p`` are skipped; for the nearest shape the bound
     shrinks to the best distance found (pymunk's ``cpSpacePointQueryNearest``)."""
+    mask, forest, geo, shape_pieces = borrowed((mask, forest, geo, shape_pieces))  # no atomic counts
     nodes, roots = forest
     seen = np.zeros(shape_pieces[0].shape[0] - 1, np.uint8)
     found = (np.empty(8, np.int64), np.empty((8, 3)), 0, limit)
@@ -139,6 +140,7 @@ def query_box(x0, y0, x1, y1, mask, forest, geo, shape_pieces, multi):
     """Ids of the shapes whose exact box overlaps ``[x0, y0, x1, y1]`` (``World.query_aabb``;
     touching counts), in search order. ``multi`` int64: the shapes of several pieces,
     whose box may overlap where none of their pieces' boxes does."""
+    mask, forest, geo, shape_pieces = borrowed((mask, forest, geo, shape_pieces))  # no atomic counts
     first, rows = shape_pieces
     out, n = forest_collect(forest, x0, y0, x1, y1, forest_stack(forest)[0], np.empty(64, np.int64), 0)
     seen = np.zeros(first.shape[0] - 1, np.uint8)
@@ -214,6 +216,7 @@ def query_overlaps(pack, starts, radius, x, y, angle, mask, forest, geo, shape_p
     (``collision/shape_pairs.py``). Returns ``(owners, rows)``: per touching piece pair
     the world shape's id and its manifold row (MANIFOLD_SIZE), grouped by shape.
     """
+    mask, forest, geo, shape_pieces = borrowed((mask, forest, geo, shape_pieces))  # no atomic counts
     ptab = geo[0]
     first, rows = shape_pieces
     work, pa, box = _unpack(pack, radius, starts, x, y, angle)
@@ -274,6 +277,7 @@ def cast_pieces(cast, box, mask, forest, geo):
     are held at their current poses. Returns ``(piece, t, px, py, nx, ny)`` as
     ``shapes_toi`` does, with ``piece`` = -1 when nothing is hit.
     """
+    cast, mask, forest, geo = borrowed((cast, mask, forest, geo))  # no atomic counts per piece
     verts_s, starts_s, rs, sweep, tol = cast
     ptab, verts = geo[0], geo[1]
     best_piece = -1

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from .._jit import njit
+from .._jit import borrowed, njit
 from ..broadphase.filter_rule import box_misses, should_collide
 from ..broadphase.tree_ops import META_ROOT, tree_collect, tree_move
 from ..collision.toi import MISS, piece_toi
@@ -83,6 +83,8 @@ def sensor_visits(sensors, bodies, pieces, shapes, trees):
     Returns int64 (k,) keys ``(sensor_shape << 32) | visitor_shape`` and int8 (k,)
     ``OVERLAPS`` or ``CROSSED`` per key, one entry per piece pair (unsorted).
     """
+    # borrowed: the helpers compiled apart, called per candidate, count no references
+    sensors, bodies, pieces, shapes, trees = borrowed((sensors, bodies, pieces, shapes, trees))
     keys = np.empty(16, np.int64)
     kinds = np.empty(16, np.int8)
     n = 0
