@@ -50,7 +50,7 @@ def build():
 
 
 class Game:
-    """Reads the keys (or the script), moves the player, counts and removes coins."""
+    """Reads the keys (or, headless, the autopilot), moves the player, counts and removes coins."""
 
     def __init__(self):
         self.leg = 0

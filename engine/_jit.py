@@ -73,7 +73,6 @@ njit_exact = numba.njit(cache=True, error_model="numpy", nogil=True)
 njit_exact_inline = numba.njit(cache=True, error_model="numpy", nogil=True, inline="always")
 
 
-
 def _borrow_value(context, builder, typ, value):
     """The native ``value`` of type ``typ`` with every array in it a borrowed view."""
     if isinstance(typ, types.Array):

