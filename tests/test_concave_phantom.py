@@ -22,7 +22,7 @@ from engine import Polygon, collide, scenes
 from engine.collision.manifold import (M_NX, M_NY, M_P1X, MANIFOLD_SIZE, collide_pieces)
 import engine.constants as K
 from strategies import simple_polygons
-from test_concave import _angle, _coord, _unit
+from test_concave import _angle, _coord, _unit, concave_drop_fresh
 
 # (body a, piece of a, pose a, body b, piece of b, pose b, the separation the pair had; the
 # margin the world passed), all from concave_drop() with MANIFOLD_REUSE_TOLERANCE = 0
@@ -142,33 +142,24 @@ def test_concave_drop_contacts_are_never_deeper_than_the_shapes_overlap():
     # the shapes overlapped by centimetres; what is deep now (up to 0.13 m, a spinning
     # letter turned into its neighbour) is a real overlap, which this checks too.
     from engine.contacts import layout as L
-    saved = K.MANIFOLD_REUSE_TOLERANCE
-    K.MANIFOLD_REUSE_TOLERANCE = 0.0
-    try:
-        world, _ = scenes.concave_drop().build()
-        checked = 0
-        for _ in range(400):
-            poses = [(b.position, b.angle) for b in world.bodies]
-            world.step(1 / 60)
-            state = world._state
-            rows = state.pairs.rows
-            a, b = state.pairs.pieces()
-            for r in range(rows.shape[0]):
-                n = int(rows[r, L.C_COUNT])
-                if n == 0:
-                    continue
-                depth = -min(rows[r, L.C_POINTS + p * L.P_STRIDE + L.P_SEP] for p in range(n))
-                if depth <= 0.01:
-                    continue
-                ba, bb = (world.bodies[int(state.pieces.body[q])] for q in (a[r], b[r]))
-                shapes = []
-                for body in (ba, bb):
-                    (x, y), angle = poses[world.body_index(body)]
-                    shapes.append(unary_union([_placed(h.shape, (x, y, angle)) for h in body.shapes]))
-                overlap = shapes[0].intersection(shapes[1])
-                width = _width_along(overlap, rows[r, L.C_NX], rows[r, L.C_NY])
-                assert depth <= width + 1e-3, (r, depth, width)
-                checked += 1
-    finally:
-        K.MANIFOLD_REUSE_TOLERANCE = saved
+    checked = 0
+    for world, poses in concave_drop_fresh():
+        state = world._state
+        rows = state.pairs.rows
+        a, b = state.pairs.pieces()
+        for r in range(rows.shape[0]):
+            n = int(rows[r, L.C_COUNT])
+            if n == 0:
+                continue
+            depth = -min(rows[r, L.C_POINTS + p * L.P_STRIDE + L.P_SEP] for p in range(n))
+            if depth <= 0.01:
+                continue
+            shapes = []
+            for q in (a[r], b[r]):
+                body = world.bodies[int(state.pieces.body[q])]
+                (x, y), angle = poses[world.body_index(body)]
+                shapes.append(unary_union([_placed(h.shape, (x, y, angle)) for h in body.shapes]))
+            width = _width_along(shapes[0].intersection(shapes[1]), rows[r, L.C_NX], rows[r, L.C_NY])
+            assert depth <= width + 1e-3, (r, depth, width)
+            checked += 1
     assert checked > 10  # the deep real overlaps were among them
