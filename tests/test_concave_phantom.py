@@ -139,7 +139,7 @@ def test_concave_drop_contacts_are_never_deeper_than_the_shapes_overlap():
     # test_concave.py): every contact deeper than 1 cm, at the step's start poses the
     # narrowphase saw, is no deeper than the two bodies' intersection is wide along its
     # normal, plus 1 mm. Before the seam rules were bounded, contacts reached 4.9 m where
-    # the shapes overlapped by centimetres; what is deep now (up to 0.13 m, a spinning
+    # the shapes overlapped by centimetres; what is deep now (up to 7.9 cm, a spinning
     # letter turned into its neighbour) is a real overlap, which this checks too.
     from engine.contacts import layout as L
     checked = 0
