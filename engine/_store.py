@@ -18,7 +18,7 @@ updates after the store grows: take views again after adding bodies.
 """
 import numpy as np
 
-__all__ = ["Columns", "Handles", "copy_into"]
+__all__ = ["Columns", "Handles", "copy_into", "reuse"]
 
 
 def copy_into(src, old=None):
@@ -32,13 +32,31 @@ def copy_into(src, old=None):
     >>> b.tolist(), np.shares_memory(a, b)
     ([5.0, 6.0, 7.0], True)
     """
-    buf = old if old is None or not isinstance(old.base, np.ndarray) else old.base
-    if (buf is None or buf.dtype != src.dtype or buf.shape[1:] != src.shape[1:]
-            or buf.shape[0] < src.shape[0] or not buf.flags.c_contiguous):
-        buf = np.empty((src.shape[0] + src.shape[0] // 4,) + src.shape[1:], src.dtype)
-    out = buf[: src.shape[0]]
-    np.copyto(out, src)
+    if old is not None and old.shape == src.shape and old.dtype == src.dtype:
+        old[...] = src  # the common case of a ring of snapshots: the same sizes again
+        return old
+    out = reuse(src.shape, src.dtype, old)
+    out[...] = src
     return out
+
+
+def reuse(shape, dtype, old=None):
+    """An uninitialised array of ``shape`` and ``dtype``: a view of the memory of ``old``
+    (an earlier array, or a view of a larger buffer) when it fits, else a new buffer a
+    quarter larger than needed, so arrays that grow a little reuse it next time.
+
+    Examples
+    --------
+    >>> a = reuse((4, 2), np.float64)
+    >>> b = reuse((5, 2), np.float64, a)
+    >>> b.shape, np.shares_memory(a, b)
+    ((5, 2), True)
+    """
+    buf = old if old is None or not isinstance(old.base, np.ndarray) else old.base
+    if (buf is None or buf.dtype != dtype or buf.shape[1:] != tuple(shape[1:])
+            or buf.shape[0] < shape[0] or not buf.flags.c_contiguous):
+        buf = np.empty((shape[0] + shape[0] // 4,) + tuple(shape[1:]), dtype)
+    return buf[: shape[0]]
 
 
 class Columns:

@@ -284,3 +284,51 @@ def test_a_snapshot_right_after_pairs_were_dropped_restores():
     assert world.state_hash() == start
     world.step(1 / 60)
     assert world.state_hash() == after
+
+
+def test_the_contact_report_and_events_are_restored():
+    """The contact rows and the solver's results are kept packed (``row_pack.py``): a
+    world put back reports the contacts, impulses and events of the step it was at."""
+    world = SCENES["rain2000"]()
+    for _ in range(100):
+        world.step(DT)
+    before = world.contacts().copy()
+    begin, hit = world.contact_events.begin.copy(), world.contact_events.hit.copy()
+    count = world.contact_count
+    snap = world.snapshot()
+    for _ in range(3):
+        world.step(DT)
+    world.restore(snap)
+    np.testing.assert_array_equal(world.contacts(), before)
+    np.testing.assert_array_equal(world.contact_events.begin, begin)
+    np.testing.assert_array_equal(world.contact_events.hit, hit)
+    assert world.contact_count == count and len(before) > 1000
+
+
+def test_a_tampered_snapshot_is_refused_without_reading_out_of_bounds():
+    world = SCENES["rain2000"]()
+    for _ in range(60):
+        world.step(DT)
+    snap = world.snapshot()
+    keys, hist, rows, results, bodies, dropped = snap._pairs
+    for bad in ((keys, hist, rows[:-5], results, bodies, dropped),
+                (keys, hist[:-3], rows, results, bodies, dropped),
+                (keys, hist, rows, results[:-1], bodies, dropped),
+                (keys, hist, np.concatenate([rows, rows[:9]]), results, bodies, dropped)):
+        snap._pairs = bad
+        with pytest.raises(ValueError, match="corrupted"):
+            world.restore(snap)
+
+
+def test_a_pickled_snapshot_restores_and_one_of_another_format_is_refused():
+    world = SCENES["bridge"]()
+    for _ in range(30):
+        world.step(DT)
+    snap = pickle.loads(pickle.dumps(world.snapshot()))
+    first = _hashes(world, 20)
+    world.restore(snap)
+    assert _hashes(world, 20) == first
+    state = snap.__getstate__()
+    for bad in ({**state, "format": 1}, (None, {k: v for k, v in state.items() if k != "format"})):
+        with pytest.raises(ValueError, match="format"):
+            Snapshot.__new__(Snapshot).__setstate__(bad)

@@ -178,16 +178,15 @@ def _pairs(state, srcs, b, p):
         tp = src.pairs
         if tp.rows.shape[0] != tp.keys.size:
             raise RuntimeError("a world's pairs and contact rows disagree; step it once first")
-        keys, hist, rows, results, bodies, dropped = tp.snapshot()
-        if dropped is None:
-            dropped = np.ones(keys.size, np.uint8)
-        parts.append((keys + ((k * p) << 32) + k * p, hist, rows, results,
-                      (bodies + k * b).astype(np.int32), dropped))
+        m = tp.keys.size
+        dropped = tp.dropped if tp.dropped is not None else np.ones(m, np.uint8)
+        parts.append((tp.keys + ((k * p) << 32) + k * p, tp.hist, tp.rows, tp.results,
+                      (tp.bodies[:, :m] + k * b).astype(np.int32), dropped))
     if sum(part[0].size for part in parts) == 0:
         return
-    keys, hist, rows, results, bodies, dropped = (np.concatenate(c) for c in zip(*parts))
-    state.pairs.restore((keys, hist, rows, results, bodies,
-                         None if dropped.all() else dropped))
+    keys, hist, rows, results, bodies, dropped = (np.concatenate(c, axis=-1 if i == 4 else 0)
+                                                  for i, c in enumerate(zip(*parts)))
+    state.pairs.load(keys, hist, rows, results, bodies, None if dropped.all() else dropped)
 
 
 def _shape_keys(sets, s):

@@ -16,11 +16,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._store import copy_into
+from .._store import copy_into, reuse
 
 from . import pair_keys as _pairs
 from .._dispatch import StageKernel
 from .narrowphase import update_contacts
+from .row_pack import pack_pairs, unpack_pairs
 from .layout import CONTACT_SIZE, HIST_SIZE, RESULT_SIZE
 
 __all__ = ["PairSet"]
@@ -73,6 +74,12 @@ class PairSet:
 
     def __len__(self):
         return self.keys.size
+
+    @property
+    def dropped(self):
+        """The last narrowphase's keep flags (0: dropped) until they are compacted out,
+        else None."""
+        return self._dropped
 
     def pieces(self):
         """The two pieces of every pair, as arrays."""
@@ -162,30 +169,63 @@ class PairSet:
             self._shrink(_pairs.compact_pairs(self.keys, self.hist, self.bodies, keep))
 
     def snapshot(self, out=None):
-        """Copies of the pairs, their histories, rows and results (:meth:`restore`),
-        written into the arrays of an earlier snapshot ``out`` when they fit."""
+        """Copies of the pairs, and their contact rows, results and histories packed to
+        the points in use (``row_pack.py``), for :meth:`restore`; written into the
+        arrays of an earlier snapshot ``out`` when they fit."""
         m = self.rows.shape[0]
         old = out or (None,) * 6
+        hist, rows, results = self.packed(old[1], old[2], old[3])
+        bodies = reuse((2 * m,), np.int32, old[4]).reshape(2, m)
+        np.copyto(bodies, self.bodies[:, :m])
         dropped = None if self._dropped is None else copy_into(self._dropped, old[5])
-        return (copy_into(self.keys, old[0]), copy_into(self.hist, old[1]),
-                copy_into(self.rows, old[2]), copy_into(self.results, old[3]),
-                copy_into(self.bodies[:, :m].T, old[4]), dropped)
+        return copy_into(self.keys, old[0]), hist, rows, results, bodies, dropped
+
+    def packed(self, hist=None, rows=None, results=None):
+        """The histories, contact rows and results packed to the points in use
+        (``row_pack.pack_pairs``), written into the given flat arrays when they fit."""
+        if not self.rows.shape[0] == self.results.shape[0] == self.hist.shape[0]:
+            raise RuntimeError("the pairs' histories and contact rows disagree (a step was "
+                               "interrupted); step the world once first")
+        bufs = [np.empty(0) if a is None else a.base if isinstance(a.base, np.ndarray) else a
+                for a in (rows, results, hist)]
+        sizes = pack_pairs(self.rows, self.results, self.hist, *bufs)
+        if any(n > len(b) for n, b in zip(sizes, bufs)):
+            bufs = [b if n <= len(b) else reuse((n,), np.float64) for n, b in zip(sizes, bufs)]
+            pack_pairs(self.rows, self.results, self.hist, *bufs)
+        rows, results, hist = (b[:n] for b, n in zip(bufs, sizes))
+        return hist, rows, results
 
     def restore(self, saved):
         """Put back pairs saved by :meth:`snapshot` (copied again: a snapshot can be
         restored many times)."""
         keys, hist, rows, results, bodies, dropped = saved
-        m = rows.shape[0]
+        self._fit(keys, bodies, dropped)
+        self.hist = reuse((keys.size, HIST_SIZE), np.float64, self.hist)
+        if not unpack_pairs(rows, results, hist, self.rows, self.results, self.hist):
+            raise ValueError("this snapshot's contact arrays are corrupted: they do not hold "
+                             f"the {keys.size} pairs it lists")
+
+    def load(self, keys, hist, rows, results, bodies, dropped=None):
+        """Take whole arrays as the pairs: keys (m,), histories (m, HIST_SIZE), contact
+        rows (m, CONTACT_SIZE), results (m, RESULT_SIZE), bodies (2, m) and the dropped
+        flags (None: none dropped)."""
+        self._fit(keys, bodies, dropped)
+        self.hist = copy_into(hist, self.hist)
+        np.copyto(self.rows, rows)
+        np.copyto(self.results, results)
+
+    def _fit(self, keys, bodies, dropped):
+        """Copy keys, bodies and dropped flags in; size the rows and results for
+        ``bodies.shape[1]`` pairs."""
+        m = bodies.shape[1]
         if self._row_buffer.shape[0] < m:
             self._row_buffer = np.empty((2 * m, CONTACT_SIZE))
             self._result_buffer = np.zeros((2 * m, RESULT_SIZE))
         if self.bodies.shape[1] < m:
             self.bodies = np.empty((2, 2 * m), np.int32)
-        self.keys, self.hist = copy_into(keys, self.keys), copy_into(hist, self.hist)
+        self.keys = copy_into(keys, self.keys)
         self.rows, self.results = self._row_buffer[:m], self._result_buffer[:m]
-        np.copyto(self.rows, rows)
-        np.copyto(self.results, results)
-        np.copyto(self.bodies[:, :m], bodies.T)
+        np.copyto(self.bodies[:, :m], bodies)
         self._dropped = None if dropped is None else dropped.copy()
 
     def _shrink(self, m):
@@ -193,3 +233,4 @@ class PairSet:
         self.hist = self.hist[:m]
         self.rows = self._row_buffer[:m]
         self.results = self._result_buffer[:m]  # (a snapshot before the next step copies it)
+

@@ -34,11 +34,16 @@ _SMALL = ("broken", "next_island", "awake", "asleep_count", "touching", "pending
           "placed")
 _TREES = ("tree", "static_tree", "sensor_tree")
 # The columns a step writes: body motion, forces, sleep; piece fat boxes and tree
-# leaves; joint rows (impulses). Settings (mass, friction, gravity) are not saved.
+# leaves; joint rows (impulses). Settings (mass, friction, gravity) are not saved. The
+# start poses ``pos0``, ``angle0`` are: the next step rewrites them before it reads
+# them, but ``world.contacts()`` places the last step's points from them.
 _BODY = ("pos", "angle", "vel", "angvel", "force", "torque", "pos0", "angle0", "moved",
          "asleep", "sleep_time", "island")
 _PIECE = ("fat", "node")
 _JOINT = ("data",)
+# The layout of a pickled Snapshot; bump it when what a snapshot holds changes meaning.
+# 2: contact rows, results and histories packed to the points in use (``row_pack.py``).
+SNAPSHOT_FORMAT = 2
 # The body columns the state hash covers: what a divergence check compares.
 _HASHED_BODY = ("pos", "angle", "vel", "angvel", "asleep", "sleep_time")
 
@@ -67,6 +72,17 @@ class Snapshot:
         arrays += [a for a in self._pairs if a is not None]
         arrays += [v for v in self._small.values() if isinstance(v, np.ndarray)]
         return int(sum(a.nbytes for a in arrays))
+
+    def __getstate__(self):
+        return {"format": SNAPSHOT_FORMAT, **{name: getattr(self, name) for name in self.__slots__}}
+
+    def __setstate__(self, saved):
+        found = saved.get("format") if isinstance(saved, dict) else None
+        if found != SNAPSHOT_FORMAT:
+            raise ValueError(f"this pickle holds an engine Snapshot of format {found!r}; this "
+                             f"engine reads format {SNAPSHOT_FORMAT} (take the snapshot again)")
+        for name in self.__slots__:
+            setattr(self, name, saved[name])
 
     def __repr__(self):
         n = len(next(iter(self._bodies.values()), ()))
@@ -130,7 +146,8 @@ def state_hash(state):
     for name in _HASHED_BODY:
         h.update(np.ascontiguousarray(getattr(b, name)[:n]).data)
     pairs = state.pairs
-    for a in (pairs.keys, pairs.hist, _used_points(pairs.rows)):
+    hist = pairs.packed()[0]  # the columns of the points in use, as a snapshot keeps
+    for a in (pairs.keys, hist, _used_points(pairs.rows)):
         h.update(np.ascontiguousarray(a).data)
     j = state.joints.columns
     h.update(np.ascontiguousarray(j.data[: j.used]).data)
