@@ -132,6 +132,12 @@ def borrowed(typingctx, value):
     return value(value), codegen
 
 
+if numba.config.DISABLE_JIT:  # kernels run as Python (debugging): borrowing is a no-op
+    def borrowed(value):  # noqa: F811
+        """``value`` itself: with ``NUMBA_DISABLE_JIT=1`` nothing is reference counted."""
+        return value
+
+
 __all__ = ["borrowed", "njit", "njit_exact", "njit_exact_inline", "njit_inline", "kernel_modules"]
 
 _IMPORTS_JIT = re.compile(r"^from \.+_jit import", re.M)

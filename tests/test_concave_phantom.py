@@ -163,3 +163,53 @@ def test_concave_drop_contacts_are_never_deeper_than_the_shapes_overlap():
             assert depth <= width + 1e-3, (r, depth, width)
             checked += 1
     assert checked > 10  # the deep real overlaps were among them
+
+
+def _gap_and_closest(shape_a, pose_a, shape_b, pose_b):
+    from shapely.ops import nearest_points
+    ga, gb = _placed(shape_a, pose_a), _placed(shape_b, pose_b)
+    pa, pb = nearest_points(ga, gb)
+    return ga.distance(gb), (pb.x - pa.x, pb.y - pa.y)
+
+
+def test_a_corner_a_hair_from_a_concave_outline_corner_keeps_its_contact():
+    """Found by ``test_manifold_cache``: a 7-gon's corner 0.1 mm from a gear's corner
+    (the 7-gon's face separates them). Box2D's face hysteresis kept the gear's outline
+    face as the reference, which ends before the 7-gon's corner, and the seam rules then
+    found no contact at all within the speculative margin; the step could close the gap
+    unopposed. The contact is the separating face's, as ``collide`` finds it."""
+    gear = Polygon(scenes.gear_outline())
+    r = 0.9921875
+    heptagon = Polygon([(r * math.cos(2 * math.pi * i / 7), r * math.sin(2 * math.pi * i / 7))
+                        for i in range(7)])
+    pose_a = (0.0, 0.0, 1.625)
+    pose_b = (-0.086646275587405, 1.4848077001729858, -0.671875)
+    gap, _ = _gap_and_closest(gear, pose_a, heptagon, pose_b)
+    assert 0.0 < gap < 2e-4
+    seps = [s for i in range(len(gear.pieces))
+            for s in _piece_pair(gear, i, pose_a, heptagon, 0, pose_b, K.SPECULATIVE_DISTANCE)[0]]
+    assert seps and min(seps) <= gap + 1e-9
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(a=simple_polygons(max_vertices=14), b=simple_polygons(max_vertices=14),
+       pose_a=st.tuples(_coord, _coord, _angle), pose_b=st.tuples(_coord, _coord, _angle),
+       gap=st.floats(1e-6, 0.5 * K.SPECULATIVE_DISTANCE))
+def test_random_concave_pairs_near_each_other_get_a_speculative_contact(a, b, pose_a, pose_b, gap):
+    """The other side of the phantom test: two shapes ``gap`` apart (shapely), within the
+    speculative margin, get a contact from some piece pair, and its closest point is no
+    farther than the gap plus 1 mm (a missed one lets the step close the gap unopposed)."""
+    try:
+        shape_a, shape_b = Polygon(_unit(a)), Polygon(_unit(b))
+    except ValueError:
+        assume(False)
+    d, (ux, uy) = _gap_and_closest(shape_a, pose_a, shape_b, pose_b)
+    assume(d > 1e-9)
+    shift = (gap - d) / d  # move B along the closest points' direction to the gap
+    pose_b = (pose_b[0] + shift * ux, pose_b[1] + shift * uy, pose_b[2])
+    d, _ = _gap_and_closest(shape_a, pose_a, shape_b, pose_b)
+    assume(1e-7 < d < 0.5 * K.SPECULATIVE_DISTANCE)
+    seps = [s for ia in range(len(shape_a.pieces)) for ib in range(len(shape_b.pieces))
+            for s in _piece_pair(shape_a, ia, pose_a, shape_b, ib, pose_b, K.SPECULATIVE_DISTANCE)[0]]
+    assert seps, f"no contact for shapes {d:.2e} apart"
+    assert min(seps) <= d + 1e-3, (min(seps), d)

@@ -124,8 +124,12 @@ def test_refreshed_manifold_matches_a_fresh_one(reuse_tolerance, a, b, angle_a, 
             continue
         (_, n1, p1), (_, n2, p2) = cached[pair], fresh[pair]
         # the normal: a face's is carried exactly; a round feature's turns by the motion
-        # over the radius (>= 0.01 m here)
-        assert math.acos(min(1.0, n1[0] * n2[0] + n1[1] * n2[1])) <= TOL / 0.01 + 1e-9
+        # over the radius (>= 0.01 m here). A sharp corner on a sharp corner (the cached
+        # points coincide) has a cone of normals, and the exact one jumps across it under
+        # any motion: there only the separation below is held to the tolerance.
+        corner_on_corner = len(p1) == 2 and math.dist(*(q[:2] for q in p1.values())) < 1e-9
+        if not corner_on_corner:
+            assert math.acos(min(1.0, n1[0] * n2[0] + n1[1] * n2[1])) <= TOL / 0.01 + 1e-9
         # the deepest point: its separation is exact for the cached surface points, off
         # by at most the motion for a clipped point that slid
         assert abs(min(p[2] for p in p1.values()) - min(p[2] for p in p2.values())) <= TOL

@@ -132,7 +132,13 @@ def _reference_axis(sep_a, edge_a, xsep_a, xedge_a, seamy_a, sep_b, edge_b, xsep
         sep_b = xsep_b
         edge_b = xedge_b
     # Reference face: the axis of largest separation (Box2D keeps A unless B is larger
-    # by flip_tol, so resting contacts do not flip faces, and ids, every step).
+    # by flip_tol, so resting contacts do not flip faces, and ids, every step). Not for
+    # a piece of a concave polygon apart from the other: an outline face kept by the
+    # hysteresis may end before the other piece's corner, and its seam rules then found
+    # no contact for a corner a hair from the outline's (the exact answer, as
+    # ``collide`` gives it, is the face that separates them).
+    if seamy and apart > 0.0:
+        flip_tol = 0.0
     flip = 1 if sep_b > sep_a + flip_tol else 0
     sep = sep_b if flip else sep_a
     stage = 0
@@ -299,11 +305,13 @@ def _sat_manifold(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_
     if sep <= flip_tol and ka == 2 and kb == 2:
         along = _capsules_apart_along(v, sa, sb)
 
-    if (apart > flip_tol or along) and stage == 0:
+    if (apart > flip_tol or along or (apart > 0.0 and (seamy_a or seamy_b))) and stage == 0:
         # Cores apart: face SAT only bounds the distance. Find the exact closest
         # features; if no face realises them, this is a vertex contact. (Within the
         # world's tolerance of touching, Box2D's shortcut: clip, as if overlapping;
-        # ``collide`` passes a zero tolerance and always gets the exact answer.)
+        # ``collide`` passes a zero tolerance and always gets the exact answer. Not for
+        # pieces of concave polygons: their seam rules need the exact gap, and with
+        # SAT's bound a corner a hair from a corner of the outline lost its contact.)
         d, pax, pay, pbx, pby = convex_distance(v, sa, ka, sb, kb)
         if d - rsum > margin:
             return
