@@ -65,3 +65,19 @@ def test_a_resting_world_steps_on_the_fast_path_and_a_changed_one_rechecks():
         twin.step(1 / 60)
     assert world.positions[1].tolist() == twin.positions[1].tolist()  # bit for bit
     assert ball.position[1] < 0.3  # it fell and landed
+
+
+def test_the_engine_runs_as_plain_python_for_debugging():
+    """``NUMBA_DISABLE_JIT=1`` runs every kernel as Python, for a debugger or prints:
+    ``borrowed`` (a Numba intrinsic) must then be the identity, not raise."""
+    import subprocess
+    import sys
+    code = ("from engine import World, Circle, Polygon\n"
+            "w = World()\n"
+            "w.create_body('static').add_shape(Polygon.box(5, 0.5))\n"
+            "b = w.create_body(position=(0, 2)); b.add_shape(Circle(0.5))\n"
+            "for _ in range(30): w.step(1 / 60)\n"
+            "assert abs(b.position[1] - 0.75) < 0.02, b.position\n"
+            "assert w.ray_cast((0, 5), (0, -5)).body == b\n")
+    env = {**__import__("os").environ, "NUMBA_DISABLE_JIT": "1"}
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, timeout=120)
