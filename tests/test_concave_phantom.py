@@ -135,12 +135,11 @@ def test_random_concave_pairs_are_never_deeper_than_their_true_penetration(a, b,
 
 
 def test_concave_drop_contacts_are_never_deeper_than_the_shapes_overlap():
-    # The whole run of concave_drop with every manifold fresh (the run of the xfail in
-    # test_concave.py): every contact deeper than 1 cm, at the step's start poses the
-    # narrowphase saw, is no deeper than the two bodies' intersection is wide along its
-    # normal, plus 1 mm. Before the seam rules were bounded, contacts reached 4.9 m where
-    # the shapes overlapped by centimetres; what is deep now (up to 7.9 cm, a spinning
-    # letter turned into its neighbour) is a real overlap, which this checks too.
+    # The whole run of concave_drop with every manifold fresh (the run of
+    # test_concave.test_concave_drop_has_no_phantom_deep_contacts): every contact deeper
+    # than 5 mm, at the step's start poses the narrowphase saw, is no deeper than the two
+    # bodies' intersection is wide along its normal, plus 1 mm. Before the seam rules
+    # were bounded, contacts reached 4.9 m where the shapes overlapped by centimetres.
     from engine.contacts import layout as L
     checked = 0
     for world, poses in concave_drop_fresh():
@@ -152,7 +151,7 @@ def test_concave_drop_contacts_are_never_deeper_than_the_shapes_overlap():
             if n == 0:
                 continue
             depth = -min(rows[r, L.C_POINTS + p * L.P_STRIDE + L.P_SEP] for p in range(n))
-            if depth <= 0.01:
+            if depth <= 0.005:
                 continue
             shapes = []
             for q in (a[r], b[r]):
@@ -162,7 +161,7 @@ def test_concave_drop_contacts_are_never_deeper_than_the_shapes_overlap():
             width = _width_along(shapes[0].intersection(shapes[1]), rows[r, L.C_NX], rows[r, L.C_NY])
             assert depth <= width + 1e-3, (r, depth, width)
             checked += 1
-    assert checked > 10  # the deep real overlaps were among them
+    assert checked > 10, checked  # (109 contacts deeper than 1 cm before session 11, 5 after)
 
 
 def _gap_and_closest(shape_a, pose_a, shape_b, pose_b):

@@ -310,8 +310,7 @@ def _sat_manifold(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_
         # features; if no face realises them, this is a vertex contact. (Within the
         # world's tolerance of touching, Box2D's shortcut: clip, as if overlapping;
         # ``collide`` passes a zero tolerance and always gets the exact answer. Not for
-        # pieces of concave polygons: their seam rules need the exact gap, and with
-        # SAT's bound a corner a hair from a corner of the outline lost its contact.)
+        # concave polygons' pieces: their seam rules need the exact gap: _reference_axis.)
         d, pax, pay, pbx, pby = convex_distance(v, sa, ka, sb, kb)
         if d - rsum > margin:
             return

@@ -168,8 +168,10 @@ def off_outline_edge(v, g, s, k, gs, i1, i2, ax, ay, tx, ty, upper1, lower2, upp
                 e = e2
             if g[gs + e, G_CUT] != 0.0:
                 return e
-        elif p == 0 and not outline_admits(g, gs + i2, lx, ly):
-            return i2 - 1 if i2 > 0 else k - 1
-        elif p == 1 and not outline_admits(g, gs + i1, lx, ly):
+        elif p == 0:
+            e = i2 - 1 if i2 > 0 else k - 1  # the run's edge ending at vertex i2
+            if g[gs + e, G_CUT] != 0.0 and not outline_admits(g, gs + i2, lx, ly):
+                return e
+        elif g[gs + i1, G_CUT] != 0.0 and not outline_admits(g, gs + i1, lx, ly):
             return i1
     return -1
