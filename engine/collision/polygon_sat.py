@@ -145,12 +145,10 @@ def _reference_axis(sep_a, edge_a, xsep_a, xedge_a, seamy_a, sep_b, edge_b, xsep
     if not seamy:
         apart = sep
     elif sep == -math.inf:
-        # no outline face the other piece is over: a neighbouring piece has the contact
-        if apart > rsum:
-            stage = -1
-        else:
-            edge_a, edge_b, sep, flip = plain
-            stage = 2
+        # no outline face the other piece is over: a neighbouring piece has the contact,
+        # or, apart, a vertex of each outline nearest the other (the caller's exact test)
+        edge_a, edge_b, sep, flip = plain
+        stage = -1 if apart > rsum else 2
     return edge_a, edge_b, sep, flip, apart, plain, stage
 
 
@@ -296,8 +294,6 @@ def _sat_manifold(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_
     edge_a, edge_b, sep, flip, apart, plain, stage = _reference_axis(
         sep_a, edge_a, xsep_a, xedge_a, seamy_a, sep_b, edge_b, xsep_b, xedge_b, seamy_b, rsum,
         flip_tol, ka - ka)
-    if stage < 0:
-        return
     # Two capsule cores can be apart along their common line, which face SAT cannot see.
     # (Also for cores a hair apart sideways, sep in (0, flip_tol]: those would be clipped
     # below, and clipping two end-to-end segments gave two points a full diameter deep.)
@@ -305,7 +301,7 @@ def _sat_manifold(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_
     if sep <= flip_tol and ka == 2 and kb == 2:
         along = _capsules_apart_along(v, sa, sb)
 
-    if (apart > flip_tol or along or (apart > 0.0 and (seamy_a or seamy_b))) and stage == 0:
+    if (apart > flip_tol or along or (apart > 0.0 and (seamy_a or seamy_b))) and stage <= 0:
         # Cores apart: face SAT only bounds the distance. Find the exact closest
         # features; if no face realises them, this is a vertex contact. (Within the
         # world's tolerance of touching, Box2D's shortcut: clip, as if overlapping;
@@ -324,8 +320,8 @@ def _sat_manifold(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_
                                                               ux, uy, inv))
         if vertex and (seamy_a or seamy_b):
             # between two vertices: the outline must have this normal at both
-            vertex = ((not seamy_a or support_admits(v, g, sa, ka, ga, 1.0, 0.0, ux, uy))
-                      and (not seamy_b or support_admits(v, g, sb, kb, gb, rc, rs, -ux, -uy)))
+            vertex = ((not seamy_a or support_admits(v, n, g, sa, ka, ga, 1.0, 0.0, ux, uy))
+                      and (not seamy_b or support_admits(v, n, g, sb, kb, gb, rc, rs, -ux, -uy)))
         if vertex:
             _write_vertex_contact(out, pax, pay, ux, uy, d, ra, rsum)
             return
@@ -334,6 +330,8 @@ def _sat_manifold(v, n, g, ga, sa, ka, ra, gb, sb, kb, rb, rc, rs, margin, flip_
         # that only nears the other one past a face's end, and its plain-SAT fallback
         # then clipped an edge lying wholly beyond that face into a contact 2 cm deep.
         apart = d
+    if stage < 0:
+        return  # no outline face, and no outline vertex pair: a neighbour's contact
 
     if not (seamy_a or seamy_b):
         if flip:

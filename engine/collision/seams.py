@@ -87,11 +87,16 @@ def outline_admits(g, gi, nx, ny):
 
 
 @njit
-def support_admits(v, g, s, k, gs, c, sn, nx, ny):
-    """Whether the outline admits ``n`` (frame) at every vertex of piece ``s`` furthest along it.
+def support_admits(v, n, g, s, k, gs, c, sn, nx, ny):
+    """Whether the outline admits ``n`` (frame) at every vertex of piece ``s`` furthest
+    along it, and the piece owns that direction there.
 
-    ``(c, sn)`` rotates the piece's local frame into the frame of ``v``. Two tied vertices
-    (an edge facing ``n``) must both admit it: an exterior edge does, a cut does not.
+    ``(c, sn)`` rotates the piece's local frame into the frame of ``v`` and ``n`` (the
+    piece's edge normals). Two tied vertices (an edge facing ``n``) must both admit it:
+    an exterior edge does, a cut does not. A vertex at the end of a cut belongs to the
+    pieces on both sides, and each of them would report the same vertex contact: the
+    piece whose leaving edge is on the outline owns every direction its own cone holds,
+    the piece whose arriving edge is only those the piece beyond its cut does not hold.
     """
     top = -math.inf
     for i in range(k):
@@ -100,9 +105,22 @@ def support_admits(v, g, s, k, gs, c, sn, nx, ny):
     lx = c * nx + sn * ny
     ly = -sn * nx + c * ny
     for i in range(k):
-        if (nx * v[s + i, 0] + ny * v[s + i, 1] >= top - tol
-                and not outline_admits(g, gs + i, lx, ly)):
+        if nx * v[s + i, 0] + ny * v[s + i, 1] < top - tol:
+            continue
+        if not outline_admits(g, gs + i, lx, ly):
             return False
+        if g[gs + i, G_CUT] != 0.0:  # the edge leaving this vertex is a cut
+            j = i - 1 if i > 0 else k - 1
+            if g[gs + j, G_CUT] != 0.0:
+                return False  # cuts on both sides: the pieces beside it own the vertex
+            # the piece beyond the cut holds the normals from the cut's (reversed) to the
+            # outline's leaving normal b
+            ox = n[s + i, 0]
+            oy = n[s + i, 1]
+            bx = c * g[gs + i, G_BX] - sn * g[gs + i, G_BY]
+            by = sn * g[gs + i, G_BX] + c * g[gs + i, G_BY]
+            if oy * nx - ox * ny >= 0.0 and nx * by - ny * bx >= 0.0:
+                return False
     return True
 
 
