@@ -310,11 +310,15 @@ def test_a_tampered_snapshot_is_refused_without_reading_out_of_bounds():
     for _ in range(60):
         world.step(DT)
     snap = world.snapshot()
-    keys, hist, rows, results, bodies, dropped = snap._pairs
-    for bad in ((keys, hist, rows[:-5], results, bodies, dropped),
-                (keys, hist[:-3], rows, results, bodies, dropped),
-                (keys, hist, rows, results[:-1], bodies, dropped),
-                (keys, hist, np.concatenate([rows, rows[:9]]), results, bodies, dropped)):
+    keys, hist, rows, results, bodies, dropped, counts = snap._pairs
+    bad_counts = counts.copy()
+    bad_counts[0] = 9
+    for bad in ((keys, hist, rows[:-5], results, bodies, dropped, counts),
+                (keys, hist[:-3], rows, results, bodies, dropped, counts),
+                (keys, hist, rows, results[:-1], bodies, dropped, counts),
+                (keys, hist, np.concatenate([rows, rows[:9]]), results, bodies, dropped, counts),
+                (keys, hist, rows, results, bodies, dropped, counts[:-1]),
+                (keys, hist, rows, results, bodies, dropped, bad_counts)):
         snap._pairs = bad
         with pytest.raises(ValueError, match="corrupted"):
             world.restore(snap)

@@ -173,35 +173,38 @@ class PairSet:
         the points in use (``row_pack.py``), for :meth:`restore`; written into the
         arrays of an earlier snapshot ``out`` when they fit."""
         m = self.rows.shape[0]
-        old = out or (None,) * 6
-        hist, rows, results = self.packed(old[1], old[2], old[3])
+        old = out or (None,) * 7
+        hist, rows, results, counts = self.packed(old[1], old[2], old[3], old[6])
         bodies = reuse((2 * m,), np.int32, old[4]).reshape(2, m)
         np.copyto(bodies, self.bodies[:, :m])
         dropped = None if self._dropped is None else copy_into(self._dropped, old[5])
-        return copy_into(self.keys, old[0]), hist, rows, results, bodies, dropped
+        return copy_into(self.keys, old[0]), hist, rows, results, bodies, dropped, counts
 
-    def packed(self, hist=None, rows=None, results=None):
-        """The histories, contact rows and results packed to the points in use
-        (``row_pack.pack_pairs``), written into the given flat arrays when they fit."""
-        if not self.rows.shape[0] == self.results.shape[0] == self.hist.shape[0]:
+    def packed(self, hist=None, rows=None, results=None, counts=None):
+        """The histories, contact rows and results packed to the points in use, and
+        the point counts (``row_pack.pack_pairs``), written into the given arrays when
+        they fit."""
+        m = self.rows.shape[0]
+        if not m == self.results.shape[0] == self.hist.shape[0]:
             raise RuntimeError("the pairs' histories and contact rows disagree (a step was "
                                "interrupted); step the world once first")
+        counts = reuse((m, 2), np.uint8, counts)
         bufs = [np.empty(0) if a is None else a.base if isinstance(a.base, np.ndarray) else a
                 for a in (rows, results, hist)]
-        sizes = pack_pairs(self.rows, self.results, self.hist, *bufs)
+        sizes = pack_pairs(self.rows, self.results, self.hist, counts, *bufs)
         if any(n > len(b) for n, b in zip(sizes, bufs)):
             bufs = [b if n <= len(b) else reuse((n,), np.float64) for n, b in zip(sizes, bufs)]
-            pack_pairs(self.rows, self.results, self.hist, *bufs)
+            pack_pairs(self.rows, self.results, self.hist, counts, *bufs)
         rows, results, hist = (b[:n] for b, n in zip(bufs, sizes))
-        return hist, rows, results
+        return hist, rows, results, counts
 
     def restore(self, saved):
         """Put back pairs saved by :meth:`snapshot` (copied again: a snapshot can be
         restored many times)."""
-        keys, hist, rows, results, bodies, dropped = saved
+        keys, hist, rows, results, bodies, dropped, counts = saved
         self._fit(keys, bodies, dropped)
         self.hist = reuse((keys.size, HIST_SIZE), np.float64, self.hist)
-        if not unpack_pairs(rows, results, hist, self.rows, self.results, self.hist):
+        if not unpack_pairs(counts, rows, results, hist, self.rows, self.results, self.hist):
             raise ValueError("this snapshot's contact arrays are corrupted: they do not hold "
                              f"the {keys.size} pairs it lists")
 

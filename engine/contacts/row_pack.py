@@ -2,11 +2,14 @@
 
 Half the tracked pairs of a pile have no contact point (their fat boxes overlap, the
 shapes do not touch), and most of the rest have one of the two points a row has room
-for. A snapshot keeps, per pair, the point count of its contact row, and for a row
-with points its head (normal, materials) and the points' columns and results; and the
-head of its history (point count, cached pose and normal) and its points in use. On
-rain2000 that is 1.7 MB of the 4.3 MB of rows, results and histories: a snapshot and a
-restore are memory-bound copies.
+for. A snapshot keeps, per pair, the point counts of its contact row and history (two
+bytes), for a row with points its head (normal, materials) and the points' columns and
+results, and the head of its history (point count, cached pose and normal) and its
+points in use. On rain2000 that is 1.7 MB of the 4.3 MB of rows, results and histories.
+
+The counts are an array of their own so that unpacking never waits on itself: with
+each count inside the packed stream, the next pair's offset was a load from an address
+the previous load gave (a chain), and that chain was half of the unpack's time.
 
 Nothing reads a point's columns beyond a row's ``C_COUNT`` or a history's ``H_COUNT``,
 nor the head of a row without points but its count and ``C_TOUCHING`` (both 0): the
@@ -37,15 +40,24 @@ def _points(count):
     return int(count) if 0.0 < count <= MAX_POINTS else 0
 
 
+@njit_inline
+def _row_width(n):
+    """Floats a packed row of ``n`` points takes: nothing for a row without points (no
+    one reads its head: ``C_TOUCHING`` is 0 and the solver skips it), else its head and
+    the points' columns."""
+    return C_POINTS + n * P_STRIDE if n > 0 else 0
+
+
 @njit
-def pack_pairs(rows, results, hist, out_rows, out_results, out_hist):
+def pack_pairs(rows, results, hist, counts, out_rows, out_results, out_hist):
     """Pack the pairs' contact rows, results and histories end to end into the flat
-    ``out_rows``, ``out_results`` and ``out_hist``, in one pass over the pairs.
+    ``out_rows``, ``out_results`` and ``out_hist``, and their point counts into
+    ``counts`` (uint8 (m, 2): the row's, the history's), in one pass over the pairs.
 
     Per pair: the row's head and its points in use, those points' results, and the
     history's head and its points in use. The copies run over fixed widths (a head,
     then one point at a time), which LLVM unrolls: twice as fast as one loop over a
-    row's variable width.
+    row's variable width, and twice as fast as slices.
 
     Returns
     -------
@@ -58,23 +70,24 @@ def pack_pairs(rows, results, hist, out_rows, out_results, out_hist):
     >>> rows = np.arange(2.0 * CONTACT_SIZE).reshape(2, CONTACT_SIZE); rows[:, C_COUNT] = (0, 1)
     >>> results, hist = np.ones((2, RESULT_SIZE)), np.arange(2.0 * HIST_SIZE).reshape(2, HIST_SIZE)
     >>> hist[:, H_COUNT] = (0, 2)
-    >>> sizes = pack_pairs(rows, results, hist, np.empty(0), np.empty(0), np.empty(0))
-    >>> sizes == (2 + C_POINTS + P_STRIDE, R_STRIDE, 2 * (1 + H_LP - H_CACHE) + 2 * (H_STRIDE + H_LP_STRIDE))
+    >>> counts, none = np.empty((2, 2), np.uint8), np.empty(0)
+    >>> sizes = pack_pairs(rows, results, hist, counts, none, none, none)
+    >>> sizes == (C_POINTS + P_STRIDE, R_STRIDE, 2 * (1 + H_LP - H_CACHE) + 2 * (H_STRIDE + H_LP_STRIDE))
     True
     >>> a, b, c = (np.empty(n) for n in sizes)
-    >>> _ = pack_pairs(rows, results, hist, a, b, c)
+    >>> _ = pack_pairs(rows, results, hist, counts, a, b, c)
     >>> back, res, h = np.full_like(rows, -1.0), np.full_like(results, -1.0), np.full_like(hist, -1.0)
-    >>> unpack_pairs(a, b, c, back, res, h)
+    >>> unpack_pairs(counts, a, b, c, back, res, h)
     True
     >>> bool((back[1, :C_POINTS + P_STRIDE] == rows[1, :C_POINTS + P_STRIDE]).all()), float(back[0, C_COUNT])
     (True, 0.0)
-    >>> res[0].tolist() == [0.0] * RESULT_SIZE
+    >>> res[1].tolist() == [1.0] * R_STRIDE + [0.0] * R_STRIDE
     True
     >>> bool((h[1] == hist[1]).all()), float(h[0, H_POINTS]), bool(h[0, H_CACHE] == hist[0, H_CACHE])
     (True, -1.0, True)
     """
-    rows, results, hist, out_rows, out_results, out_hist = borrowed(
-        (rows, results, hist, out_rows, out_results, out_hist))  # no atomic counts per pair
+    rows, results, hist, counts, out_rows, out_results, out_hist = borrowed(
+        (rows, results, hist, counts, out_rows, out_results, out_hist))  # no atomic counts per pair
     fits = True
     o = 0
     r = 0
@@ -82,6 +95,8 @@ def pack_pairs(rows, results, hist, out_rows, out_results, out_hist):
     for i in range(rows.shape[0]):
         n = _points(rows[i, C_COUNT])
         m = _points(hist[i, H_COUNT])
+        counts[i, 0] = n
+        counts[i, 1] = m
         size_o = o + _row_width(n)
         size_r = r + n * R_STRIDE
         size_q = q + _HIST_HEAD + m * _HIST_POINT
@@ -95,17 +110,7 @@ def pack_pairs(rows, results, hist, out_rows, out_results, out_hist):
 
 
 @njit_inline
-def _row_width(n):
-    """Floats a packed row of ``n`` points takes: its count, then, when it has points,
-    its head and their columns (a row without points holds nothing else anyone reads:
-    ``C_TOUCHING`` is 0 and the solver skips it)."""
-    return 1 + (C_POINTS + n * P_STRIDE if n > 0 else 0)
-
-
-@njit_inline
 def _pack_row(rows, results, i, n, out_rows, o, out_results, r):
-    out_rows[o] = float(n)
-    o += 1
     if n == 0:
         return
     for k in range(C_POINTS):
@@ -135,7 +140,7 @@ def _pack_hist(hist, i, m, out, q):
 
 
 @njit
-def unpack_pairs(packed_rows, packed_results, packed_hist, rows, results, hist):
+def unpack_pairs(counts, packed_rows, packed_results, packed_hist, rows, results, hist):
     """Write what :func:`pack_pairs` packed back into ``rows`` (m, CONTACT_SIZE),
     ``results`` (m, RESULT_SIZE) and ``hist`` (m, HIST_SIZE). The results beyond the
     points of a row with points are written as 0 (the contact report reads both of its
@@ -144,21 +149,20 @@ def unpack_pairs(packed_rows, packed_results, packed_hist, rows, results, hist):
     Returns False, having stopped, when the packed arrays do not hold exactly ``m``
     pairs (a snapshot tampered with): no read or write goes out of bounds.
     """
-    packed_rows, packed_results, packed_hist, rows, results, hist = borrowed(
-        (packed_rows, packed_results, packed_hist, rows, results, hist))
+    counts, packed_rows, packed_results, packed_hist, rows, results, hist = borrowed(
+        (counts, packed_rows, packed_results, packed_hist, rows, results, hist))
+    if counts.shape[0] != rows.shape[0]:
+        return False
     o = 0
     r = 0
     q = 0
     for i in range(rows.shape[0]):
-        if o >= packed_rows.shape[0] or q + _HIST_HEAD > packed_hist.shape[0]:
-            return False
-        n = _points(packed_rows[o])
-        m = _points(packed_hist[q])
-        if (o + _row_width(n) > packed_rows.shape[0]
+        n = int(counts[i, 0])
+        m = int(counts[i, 1])
+        if (n > MAX_POINTS or m > MAX_POINTS or o + _row_width(n) > packed_rows.shape[0]
                 or r + n * R_STRIDE > packed_results.shape[0]
                 or q + _HIST_HEAD + m * _HIST_POINT > packed_hist.shape[0]):
             return False
-        o += 1
         if n == 0:  # (its results are never read: the step zeroes them, reports skip it)
             rows[i, C_COUNT] = 0.0
             rows[i, C_TOUCHING] = 0.0
