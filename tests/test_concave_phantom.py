@@ -161,7 +161,7 @@ def test_concave_drop_contacts_are_never_deeper_than_the_shapes_overlap():
             width = _width_along(shapes[0].intersection(shapes[1]), rows[r, L.C_NX], rows[r, L.C_NY])
             assert depth <= width + 1e-3, (r, depth, width)
             checked += 1
-    assert checked > 10, checked  # (109 contacts deeper than 1 cm before session 11, 5 after)
+    assert checked > 50, checked  # (101 deeper than 5 mm, 16 deeper than 1 cm; 109 and 8 cm before)
 
 
 def _gap_and_closest(shape_a, pose_a, shape_b, pose_b):
