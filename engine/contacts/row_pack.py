@@ -5,7 +5,7 @@ shapes do not touch), and most of the rest have one of the two points a row has 
 for. A snapshot keeps, per pair, the point counts of its contact row and history (two
 bytes), for a row with points its head (normal, materials) and the points' columns and
 results, and the head of its history (point count, cached pose and normal) and its
-points in use. On rain2000 that is 1.7 MB of the 4.3 MB of rows, results and histories.
+points in use. On rain2000 that is 1.6 MB of the 4.3 MB of rows, results and histories.
 
 The counts are an array of their own so that unpacking never waits on itself: with
 each count inside the packed stream, the next pair's offset was a load from an address
