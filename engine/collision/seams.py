@@ -94,9 +94,11 @@ def support_admits(v, n, g, s, k, gs, c, sn, nx, ny):
     ``(c, sn)`` rotates the piece's local frame into the frame of ``v`` and ``n`` (the
     piece's edge normals). Two tied vertices (an edge facing ``n``) must both admit it:
     an exterior edge does, a cut does not. A vertex at the end of a cut belongs to the
-    pieces on both sides, and each of them would report the same vertex contact: the
-    piece whose leaving edge is on the outline owns every direction its own cone holds,
-    the piece whose arriving edge is only those the piece beyond its cut does not hold.
+    pieces on both sides (or to a fan of pieces), and each of them would report the same
+    vertex contact: going round the vertex, the last piece whose own cone holds the
+    direction owns it. So the piece whose leaving edge is on the outline owns every
+    direction its cone holds, and a piece whose leaving edge is a cut only those the
+    pieces beyond that cut do not hold.
     """
     top = -math.inf
     for i in range(k):
@@ -110,16 +112,20 @@ def support_admits(v, n, g, s, k, gs, c, sn, nx, ny):
         if not outline_admits(g, gs + i, lx, ly):
             return False
         if g[gs + i, G_CUT] != 0.0:  # the edge leaving this vertex is a cut
-            j = i - 1 if i > 0 else k - 1
-            if g[gs + j, G_CUT] != 0.0:
-                return False  # cuts on both sides: the pieces beside it own the vertex
-            # the piece beyond the cut holds the normals from the cut's (reversed) to the
-            # outline's leaving normal b
+            # the pieces beyond the cut (one, or a fan of them) hold the normals from
+            # the cut's (reversed) to the outline's leaving normal b: the last of them
+            # that holds the direction owns it
             ox = n[s + i, 0]
             oy = n[s + i, 1]
             bx = c * g[gs + i, G_BX] - sn * g[gs + i, G_BY]
             by = sn * g[gs + i, G_BX] + c * g[gs + i, G_BY]
-            if oy * nx - ox * ny >= 0.0 and nx * by - ny * bx >= 0.0:
+            after_start = oy * nx - ox * ny >= 0.0  # cross(-o, d)
+            before_end = nx * by - ny * bx >= 0.0  # cross(d, b)
+            if oy * bx - ox * by >= 0.0:  # the arc from -o to b is at most a half turn
+                held = after_start and before_end
+            else:
+                held = after_start or before_end
+            if held:
                 return False
     return True
 
