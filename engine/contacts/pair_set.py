@@ -236,4 +236,3 @@ class PairSet:
         self.hist = self.hist[:m]
         self.rows = self._row_buffer[:m]
         self.results = self._result_buffer[:m]  # (a snapshot before the next step copies it)
-

@@ -18,10 +18,10 @@ those columns as they are, and the state hash covers the packed form
 (what a snapshot keeps). The results of a row's second point are written as zero when it
 has one point: the contact report reads both (a row without points has none read).
 """
-import numpy as np
+import numpy as np  # noqa: F401 (the doctests use np, CONTACT_SIZE and HIST_SIZE)
 
 from .._jit import borrowed, njit, njit_inline
-from .layout import (C_COUNT, C_POINTS, C_TOUCHING, CONTACT_SIZE, H_CACHE, H_COUNT, H_LP,
+from .layout import (C_COUNT, C_POINTS, C_TOUCHING, CONTACT_SIZE, H_CACHE, H_COUNT, H_LP,  # noqa: F401
                      H_LP_STRIDE, H_POINTS, H_STRIDE, HIST_SIZE, MAX_POINTS, P_STRIDE,
                      R_STRIDE, RESULT_SIZE)
 

@@ -23,7 +23,6 @@ import hashlib
 
 import numpy as np
 
-from ..contacts.layout import C_COUNT, C_POINTS, MAX_POINTS, P_STRIDE
 
 __all__ = ["Snapshot", "take", "restore", "state_hash", "fingerprint"]
 
@@ -145,25 +144,14 @@ def state_hash(state):
     b, n = state.bodies, state.bodies.used
     for name in _HASHED_BODY:
         h.update(np.ascontiguousarray(getattr(b, name)[:n]).data)
-    pairs = state.pairs
-    hist = pairs.packed()[0]  # the columns of the points in use, as a snapshot keeps
-    for a in (pairs.keys, hist, _used_points(pairs.rows)):
+    # the pairs as a snapshot keeps them: the columns of the points in use (the rest keep
+    # whatever an earlier pair left there, which no stage reads)
+    hist, rows, _, counts = state.pairs.packed()
+    for a in (state.pairs.keys, counts, hist, rows):
         h.update(np.ascontiguousarray(a).data)
     j = state.joints.columns
     h.update(np.ascontiguousarray(j.data[: j.used]).data)
     return int.from_bytes(h.digest(), "little")
-
-
-def _used_points(rows):
-    """Contact rows with the columns of absent points zeroed, and the rows without points
-    all zero: they keep whatever an earlier pair left there, which no stage reads."""
-    rows = rows.copy()
-    count = rows[:, C_COUNT]
-    rows[count == 0] = 0.0
-    for p in range(MAX_POINTS):
-        first = C_POINTS + p * P_STRIDE
-        rows[count <= p, first:first + P_STRIDE] = 0.0
-    return rows
 
 
 def fingerprint(state):
