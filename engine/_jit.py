@@ -49,6 +49,10 @@ from numba.core import types
 from numba.extending import intrinsic
 from numba.np.arrayobj import populate_array
 
+from ._inline_copy import apply as share_inline_copies
+
+share_inline_copies()  # Numba's inliner copies each callee once, not once per block
+
 njit = numba.njit(cache=True, error_model="numpy", nogil=True, fastmath={"contract"})
 
 # For small helpers called per pair or per contact: inlined into the caller at Numba's
