@@ -167,11 +167,13 @@ def tree_find_pairs(tree, other, moved, rule, limit=1 << 62):
         size = 2 * (2 * depth + s_depth) + 4
         stack_a = np.empty(size, np.int32)
         stack_b = np.empty(size, np.int32)
+        # The flag and the start count go in as typed values, not constants: Numba
+        # compiles a callee once per literal argument (True, False, 0), twice here.
         keys, n = _descend_pairs(aabb, child1, child2, height, user, root,
-                                 aabb, child1, child2, height, user, root, True,
-                                 marked, rule, keys, 0, stack_a, stack_b, limit)
+                                 aabb, child1, child2, height, user, root, np.bool_(True),
+                                 marked, rule, keys, np.int64(0), stack_a, stack_b, limit)
         keys, n = _descend_pairs(aabb, child1, child2, height, user, root,
-                                 s_aabb, s_child1, s_child2, s_height, s_user, s_root, False,
+                                 s_aabb, s_child1, s_child2, s_height, s_user, s_root, np.bool_(False),
                                  marked, rule, keys, n, stack_a, stack_b, limit)
     else:
         stack = np.empty(max(depth, s_depth) + 2, np.int32)

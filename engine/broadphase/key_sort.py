@@ -54,4 +54,5 @@ def sort_keys(a):
             passes += 1
         shift += RADIX_BITS
     if passes % 2 == 1:
-        a[:] = buf
+        for i in range(n):  # not a[:] = buf (see _jit.py, "Compile time")
+            a[i] = buf[i]

@@ -7,6 +7,8 @@ reference face for pairs with such a piece (``seam_face_contact``).
 """
 import math
 
+import numpy as np
+
 from .._jit import njit_exact as njit, njit_inline
 from .seams import off_outline_edge, snap_face, straight_run
 
@@ -176,7 +178,7 @@ def clip_polygons(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, 
     if whole:
         # Plain SAT: the reference face is its whole straight run (a concave polygon's
         # piece keeps outline vertices inside its edges; see the incident edge below).
-        i10, i12 = straight_run(n, s1, k1, i11)
+        i10, i12 = straight_run(n, s1, k1, np.int64(i11))  # typed: one compile, not one per literal
     ax, ay, tx, ty, upper1 = _face_frame(v, s1, i10, i12)
     i21 = _incident_edge(n, s2, k2, nx, ny)
     i22 = i21 + 1 if i21 + 1 < k2 else 0
@@ -184,7 +186,7 @@ def clip_polygons(v, n, s1, k1, r1, s2, k2, r2, i11, sep, flip, margin, strict, 
         # A concave polygon's piece keeps outline vertices inside its edges: the incident
         # edge is the whole straight run they split (vertex i21 to vertex i22). Other
         # shapes have no collinear vertices.
-        i21, i22 = straight_run(n, s2, k2, i21)
+        i21, i22 = straight_run(n, s2, k2, np.int64(i21))
     lower2, upper2, lox, loy, upx, upy = _clip_to_face(v, s2, i21, i22, ax, ay, tx, ty, upper1)
     s_lo = (lox - ax) * nx + (loy - ay) * ny
     s_up = (upx - ax) * nx + (upy - ay) * ny

@@ -47,7 +47,8 @@ def merge_pairs(keys, rows, new_keys):
             if b < j and keys[a] == new_keys[b]:
                 b += 1
             out_keys[k] = keys[a]
-            out_rows[k] = rows[a]
+            for c in range(rows.shape[1]):  # element by element: see _jit.py, "Compile time"
+                out_rows[k, c] = rows[a, c]
             a += 1
         else:
             out_keys[k] = new_keys[b]
@@ -67,7 +68,8 @@ def compact_pairs(keys, rows, bodies, keep):
         if keep[i] != 0:
             if k != i:
                 keys[k] = keys[i]
-                rows[k] = rows[i]
+                for c in range(rows.shape[1]):  # not rows[k] = rows[i]: see _jit.py, "Compile time"
+                    rows[k, c] = rows[i, c]
                 bodies[0, k] = bodies[0, i]
                 bodies[1, k] = bodies[1, i]
             k += 1
@@ -81,6 +83,7 @@ def compact_rows(rows, keep):
     for i in range(keep.shape[0]):
         if keep[i] != 0:
             if k != i:
-                rows[k] = rows[i]
+                for c in range(rows.shape[1]):
+                    rows[k, c] = rows[i, c]
             k += 1
     return k

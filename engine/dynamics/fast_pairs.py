@@ -31,7 +31,7 @@ touching and the solver resolves the collision.
 """
 import numpy as np
 
-from .._jit import njit, njit_inline
+from .._jit import copy_items, njit, njit_inline
 from ..broadphase.filter_rule import pair_admitted
 from ..constants import LANE_WIDTH
 from .sweeps import body_sweep, pieces_time, relative_motion, sub_sweep, swept_box
@@ -113,7 +113,7 @@ def _candidate_keys(idx, box, bodies, pieces, rule, one_way):
                 continue
             if m == keys.shape[0]:
                 grown = np.empty(2 * m, np.int64)
-                grown[:m] = keys
+                copy_items(grown, keys, m)
                 keys = grown
             keys[m] = (p << 32) | q
             m += 1

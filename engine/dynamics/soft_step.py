@@ -31,7 +31,7 @@ import math
 
 import numpy as np
 
-from .._jit import njit, njit_inline
+from .._jit import copy_items, copy_rows, njit, njit_inline
 from .coloring import order_contacts
 from .contact_solver import relax, restitution, solve, warm_start
 from .integrate import cap_velocities, integrate_free, integrate_positions, integrate_velocities
@@ -220,8 +220,8 @@ def step_bodies(bodies, pairs, joints, params):
     stype = _solver_types(bodies.btype, bodies.asleep)
     center = _centers_of_mass(bodies.pos, bodies.angle, bodies.com)
     center0 = center.copy()
-    bodies.pos0[:] = bodies.pos  # the continuous stage sweeps from these
-    bodies.angle0[:] = bodies.angle
+    copy_rows(bodies.pos0, bodies.pos, n)  # the continuous stage sweeps from these
+    copy_items(bodies.angle0, bodies.angle, n)
     angle0 = bodies.angle0
     state = _start_state(bodies.vel, bodies.angvel)
 

@@ -120,9 +120,9 @@ def warm_start_joints(J, order, starts, ja, jb, S, inv_mass, inv_inertia):
     args = (ja, jb, S, inv_mass, inv_inertia)
     if starts[PLAIN_REVOLUTE + 1] > starts[PLAIN_REVOLUTE]:
         warm_start_revolute(J, order[starts[PLAIN_REVOLUTE]:starts[PLAIN_REVOLUTE + 1]], *args,
-                            False)
+                            np.bool_(False))
     if starts[REVOLUTE + 1] > starts[REVOLUTE]:
-        warm_start_revolute(J, order[starts[REVOLUTE]:starts[REVOLUTE + 1]], *args)
+        warm_start_revolute(J, order[starts[REVOLUTE]:starts[REVOLUTE + 1]], *args, np.bool_(True))
     if starts[PRISMATIC + 1] > starts[PRISMATIC]:
         warm_start_prismatic(J, order[starts[PRISMATIC]:starts[PRISMATIC + 1]], *args)
     if starts[DISTANCE + 1] > starts[DISTANCE]:
@@ -136,8 +136,8 @@ def warm_start_joints(J, order, starts, ja, jb, S, inv_mass, inv_inertia):
     if starts[MOUSE + 1] > starts[MOUSE]:
         warm_start_mouse(J, order[starts[MOUSE]:starts[MOUSE + 1]], *args)
     if starts[RATCHET + 1] > starts[ANGULAR]:  # angular parts of a revolute joint
-        warm_start_revolute(J, order[starts[ANGULAR]:starts[ANGULAR + 1]], *args)
-        warm_start_revolute(J, order[starts[RATCHET]:starts[RATCHET + 1]], *args)
+        warm_start_revolute(J, order[starts[ANGULAR]:starts[ANGULAR + 1]], *args, np.bool_(True))
+        warm_start_revolute(J, order[starts[RATCHET]:starts[RATCHET + 1]], *args, np.bool_(True))
     if starts[GEAR + 1] > starts[GEAR]:
         warm_start_gear(J, order[starts[GEAR]:starts[GEAR + 1]], *args)
 
@@ -148,11 +148,13 @@ def solve_joints(J, order, starts, ja, jb, S, inv_mass, inv_inertia, angle, soft
     """One pass over every active joint: biased (``use_bias``, soft at ``soft``) or
     relax (rigid)."""
     args = (ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h, use_bias)
+    # solve_revolute's and warm_start_revolute's flags are always passed, and typed: each
+    # way of passing them (a constant, a default left out) is a compile of its own.
+    yes, no = np.bool_(True), np.bool_(False)
     if starts[PLAIN_REVOLUTE + 1] > starts[PLAIN_REVOLUTE]:
-        solve_revolute(J, order[starts[PLAIN_REVOLUTE]:starts[PLAIN_REVOLUTE + 1]], *args, True,
-                       False)
+        solve_revolute(J, order[starts[PLAIN_REVOLUTE]:starts[PLAIN_REVOLUTE + 1]], *args, yes, no)
     if starts[REVOLUTE + 1] > starts[REVOLUTE]:
-        solve_revolute(J, order[starts[REVOLUTE]:starts[REVOLUTE + 1]], *args)
+        solve_revolute(J, order[starts[REVOLUTE]:starts[REVOLUTE + 1]], *args, yes, yes)
     if starts[PRISMATIC + 1] > starts[PRISMATIC]:
         solve_prismatic(J, order[starts[PRISMATIC]:starts[PRISMATIC + 1]], *args)
     if starts[DISTANCE + 1] > starts[DISTANCE]:
@@ -166,8 +168,8 @@ def solve_joints(J, order, starts, ja, jb, S, inv_mass, inv_inertia, angle, soft
     if starts[MOUSE + 1] > starts[MOUSE]:
         solve_mouse(J, order[starts[MOUSE]:starts[MOUSE + 1]], *args)
     if starts[ANGULAR + 1] > starts[ANGULAR]:
-        solve_revolute(J, order[starts[ANGULAR]:starts[ANGULAR + 1]], *args, False)
+        solve_revolute(J, order[starts[ANGULAR]:starts[ANGULAR + 1]], *args, no, yes)
     if starts[RATCHET + 1] > starts[RATCHET]:
-        solve_revolute(J, order[starts[RATCHET]:starts[RATCHET + 1]], *args, False)
+        solve_revolute(J, order[starts[RATCHET]:starts[RATCHET + 1]], *args, no, yes)
     if starts[GEAR + 1] > starts[GEAR]:
         solve_gear(J, order[starts[GEAR]:starts[GEAR + 1]], *args)

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from .._jit import borrowed, njit_exact as njit, njit_exact_inline as njit_inline
+from .._jit import borrowed, copy_rows, njit_exact as njit, njit_exact_inline as njit_inline
 from ..broadphase.tree_ops import grown
 from ..collision.manifold import MANIFOLD_SIZE, collide_pieces
 from ..collision.point_query import piece_outline_distance
@@ -70,7 +70,7 @@ def _visit_point(geo, shape_pieces, mask, seen, q, px, py, limit, nearest, found
     elif n == sids.shape[0]:
         sids = grown(sids)
         more = np.empty((2 * n, 3))
-        more[:n] = hits
+        copy_rows(more, hits, n)
         hits = more
     sids[n] = sid
     hits[n, 0] = d
@@ -170,9 +170,9 @@ def _load(work, at, pool, src, count):
         nv = np.empty((size, 2))
         nn = np.empty((size, 2))
         ng = np.empty((size, GHOST_SIZE))
-        nv[:at] = wv[:at]
-        nn[:at] = wn[:at]
-        ng[:at] = wg[:at]
+        copy_rows(nv, wv, at)
+        copy_rows(nn, wn, at)
+        copy_rows(ng, wg, at)
         wv, wn, wg = nv, nn, ng
     for k in range(count):
         wv[at + k, 0] = verts[src + k, 0]
@@ -258,7 +258,7 @@ def query_overlaps(pack, starts, radius, x, y, angle, mask, forest, geo, shape_p
                 if filled == owners.shape[0]:
                     owners = grown(owners)
                     more = np.empty((2 * filled, MANIFOLD_SIZE))
-                    more[:filled] = out
+                    copy_rows(more, out, filled)
                     out = more
                 if collide_pieces(work[0], work[1], work[2], sa, ka, radius, pa, sb - kb, kb,
                                   ptab[q, PT_RADIUS], pb, 0.0, 0.0, scratch[0], scratch[1], out[filled]) > 0:

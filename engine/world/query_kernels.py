@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from .._jit import borrowed, njit_exact as njit, njit_exact_inline as njit_inline
+from .._jit import borrowed, copy_rows, njit_exact as njit, njit_exact_inline as njit_inline
 from ..broadphase.tree_ops import grown
 from ..collision.ray_cast import ray_cast_piece
 from .query_forest import (N_LINK, PT_C, PT_COUNT, PT_RADIUS, PT_S, PT_SHAPE, PT_START, PT_X, PT_Y,
@@ -165,7 +165,7 @@ def _ray_search(px, py, dx, dy, mask, forest, geo, stacks, found, clip, best):
             if n == pieces.shape[0]:
                 pieces = grown(pieces)
                 more = np.empty((2 * n, 3))
-                more[:n] = hits
+                copy_rows(more, hits, n)
                 hits = more
             pieces[n] = q
             hits[n, 0] = t
@@ -359,7 +359,8 @@ def ray_cast_batch(starts, ends, mask, forest, geo, grid, fraction, point, norma
     if grid[1].shape[0] > 1:
         n = _grid_rays(starts, ends, order, geo, grid, fraction, normal, shape_id, escaped)
     else:  # every ray to the trees
-        escaped[:, 0] = order
+        for i in range(order.shape[0]):  # not escaped[:, 0] = order: see _jit.py, "Compile time"
+            escaped[i, 0] = order[i]
         escaped[:, 1] = -1
         n = k
     for e in range(n):
