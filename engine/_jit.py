@@ -39,7 +39,11 @@ kernels (each measured on a cold start, 2026-11-27):
   ``broadphase/key_sort.sort_keys`` or a written-out loop.
 - *A constant argument to a separately compiled kernel*: Numba compiles the callee once
   per literal value (``f(x, True)`` and ``f(x, False)`` are two compiles). Pass a typed
-  value (``np.bool_(True)``, ``np.int64(0)``).
+  value (``np.bool_(True)``, ``np.int64(0)``). Likewise any argument whose type varies
+  between calls: an index int32 here and int64 there, an array slice that is contiguous
+  only sometimes (layout ``C`` or ``A``), a mask bool or uint8.
+
+``tests/test_determinism.py`` checks the last two rules on a cold run of every stage.
 
 And ``_inline_copy.py`` fixes the copying in Numba's inliner.
 Stale caches

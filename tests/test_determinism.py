@@ -9,6 +9,7 @@ runs the scene in a subprocess with an empty cache directory, then again in one 
 finds that cache, and compares hashes of the full body state. The cold run compiles
 every kernel it reaches (about half a minute).
 """
+import json
 import os
 import subprocess
 import sys
@@ -55,6 +56,20 @@ def every_joint():
 """
 
 SCRIPT = JOINTS + """
+import collections, json
+import numba.core.event
+
+class Compiles(numba.core.event.Listener):  # what compiles, and how often (cold run only)
+    def __init__(self):
+        self.count = collections.Counter()
+    def on_start(self, event):
+        f = event.data["dispatcher"].py_func
+        self.count[f.__module__ + "." + f.__name__] += 1
+    def on_end(self, event):
+        pass
+
+compiles = Compiles()
+numba.core.event.register("numba:compile", compiles)
 import hashlib
 import numpy as np
 from engine import scenes
@@ -68,6 +83,7 @@ for scene, steps in ((scenes.rain(2000, 1000), 60), (scenes.concave_drop(), 60),
     for joint in world.joints:
         digest.update(np.array(joint.reaction_force + (joint.reaction_torque,)).tobytes())
 print(digest.hexdigest())
+print(json.dumps(compiles.count))
 """
 
 
@@ -76,14 +92,27 @@ def _run(cache_dir):
     env.pop("NUMBA_DISABLE_JIT", None)
     out = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT, env=env, check=True,
                          capture_output=True, text=True)
-    return out.stdout.strip()
+    digest, compiles = out.stdout.strip().splitlines()
+    return digest, json.loads(compiles)
+
+
+# Kernels compiled twice on purpose: a world without joints passes None for them, so
+# its step never compiles the joint solvers; the first world with a joint compiles the
+# step again with them (docs/performance.md).
+COMPILED_TWICE = {"engine.dynamics.soft_step.step_bodies", "engine.dynamics.soft_step._substeps"}
 
 
 def test_cold_and_warm_runs_give_bit_identical_states(tmp_path):
-    cold = _run(tmp_path)
+    cold, compiled = _run(tmp_path)
     assert any(tmp_path.rglob("*.nbc")), "the cold run should have filled the cache"
-    warm = _run(tmp_path)
+    warm, recompiled = _run(tmp_path)
     assert cold == warm
+    assert not any(name.startswith("engine.") for name in recompiled)  # all loaded from the cache
+    # Compile time (_jit.py, "Compile time"): no kernel compiled once per literal
+    # argument, and no array-into-array assignment compiling Numba's string machinery.
+    twice = {name for name, n in compiled.items() if name.startswith("engine.") and n > 1}
+    assert twice <= COMPILED_TWICE, twice - COMPILED_TWICE
+    assert not [name for name in compiled if name.startswith("numba.cpython.unicode")]
 
 
 def _copies_continue(world):

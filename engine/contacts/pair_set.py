@@ -154,6 +154,9 @@ class PairSet:
         if self._dropped is not None:
             keep = keep & (self._dropped != 0)
             self._dropped = None
+        keep = np.asarray(keep)
+        if keep.dtype == np.bool_:  # as uint8, the narrowphase's flags: one compile, not two
+            keep = keep.view(np.uint8)
         self.reserve()
         _pairs.compact_rows(self.rows, keep)
         _pairs.compact_rows(self.results, keep)

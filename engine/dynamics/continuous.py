@@ -162,7 +162,7 @@ def _clamp(bodies, i, t):
     """Move body ``i`` back to fraction ``t`` of its sweep (angle and centre of mass
     interpolated, as ``toi.py`` sweeps it); marks it moved."""
     pos, angle, com = bodies.pos, bodies.angle, bodies.com
-    sw = body_sweep(bodies.pos0, bodies.angle0, pos, angle, com, i)
+    sw = body_sweep(bodies.pos0, bodies.angle0, pos, angle, com, np.int64(i))
     a = sw[2] + t * (sw[5] - sw[2])
     c = math.cos(a)
     s = math.sin(a)
@@ -233,7 +233,7 @@ def solve_continuous(fast, bodies, pieces, candidates, params):
         i = piece_body[p]
         if i < 0 or fast[i] == 0 or pieces.sensor[p]:  # a free row, a slow body, a sensor
             continue
-        sw = body_sweep(pos0, angle0, pos, angle, com, i)
+        sw = body_sweep(pos0, angle0, pos, angle, com, np.int64(i))  # int64 rows at every call: one compile
         sp, kp, rp = piece_start[p], piece_count[p], piece_radius[p]
         x0, y0, x1, y1 = swept_box(verts, sp, kp, rp, pos0, angle0, pos, angle, com, i, slop)
         shift = bodies.lane[i] * LANE_WIDTH  # tree boxes are moved by the lane (WorldBatch)
@@ -258,7 +258,7 @@ def solve_continuous(fast, bodies, pieces, candidates, params):
                 continue
             meets = 1.0  # when they meet, both moving (``_moves_far``; 1: not asked)
             if btype[j] != STATIC:
-                swj = body_sweep(pos0, angle0, pos, angle, com, j)
+                swj = body_sweep(pos0, angle0, pos, angle, com, np.int64(j))
                 if _moves_with(sw, swj, extent[i], extent[j], min_extent[i], safety):
                     continue
                 if btype[j] == KINEMATIC and _moves_far(swj, extent[j], min_extent[j], safety):

@@ -88,8 +88,9 @@ def _admitted(p, q, bodies, pieces, rule, one_way):
     j = pieces.body[q]
     if i == j or not pair_admitted(rule, p, q):
         return False
-    swi = body_sweep(bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com, i)
-    swj = body_sweep(bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com, j)
+    # int64 rows, as the continuous stage passes them: an int32 row was a second compile
+    swi = body_sweep(bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com, np.int64(i))
+    swj = body_sweep(bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com, np.int64(j))
     return not (_one_way_passes(one_way, pieces.shape[q], swi, swj)
                 or _one_way_passes(one_way, pieces.shape[p], swj, swi))
 
@@ -134,8 +135,9 @@ def _pair_time(key, frac, bodies, pieces, params, scratch, center):
     j = pieces.body[q]
     ei, ej = bodies.extent[i], bodies.extent[j]
     slow = safety * min(bodies.min_extent[i], bodies.min_extent[j])
-    swi = body_sweep(bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com, i)
-    swj = body_sweep(bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com, j)
+    # int64 rows, as the continuous stage passes them: an int32 row was a second compile
+    swi = body_sweep(bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com, np.int64(i))
+    swj = body_sweep(bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com, np.int64(j))
     f = min(frac[i], frac[j])
     g = max(frac[i], frac[j])
     if f > 0.0:

@@ -69,8 +69,8 @@ def update_sleep(bodies, links, dt, time_to_sleep, label):
     ``bodies``: ``(btype, asleep, vel, angvel, extent, sleep_threshold, can_sleep,
     sleep_time, island)`` columns of the live bodies (the last four and ``vel``,
     ``angvel`` written); ``links``: ``(rows, pair_bodies, joint_kind, joint_a,
-    joint_b)`` (contact rows with points link their two bodies, live joints theirs,
-    except filter joints). ``label``: the next island label. Returns ``(label, awake,
+    joint_b)`` (contact rows with points link their two bodies, ``pair_bodies[:, r]``
+    for row ``r < len(rows)``; live joints theirs, except filter joints). ``label``: the next island label. Returns ``(label, awake,
     sleeping)``: the next free label and the numbers of awake and sleeping non-static
     bodies.
     """

@@ -9,6 +9,8 @@ turns linearly about it.
 """
 import math
 
+import numpy as np
+
 from .._jit import njit, njit_inline
 from ..constants import CCD_CORE_FRACTION, CCD_THIN_ADVANCE, TOI_TOLERANCE_FRACTION
 from ..collision.toi import core_reach, piece_toi
@@ -99,9 +101,11 @@ def core_impact_time(verts, norms, sp, kp, rp, sw, sq, kq, rq, other, slop, scra
     center[0, 0], center[0, 1], core_r = _core_circle(verts, norms, sp, kp, rp)
     target = max(slop, core_r + rq - slop)
     tol = TOI_TOLERANCE_FRACTION * slop
-    t, d = piece_toi(center, 0, 1, sw, verts, sq, kq, other, target, tol, scratch)[:2]
+    start, count = np.int64(0), np.int64(1)  # typed, not literals: one compile of piece_toi
+    t, d = piece_toi(center, start, count, sw, verts, sq, kq, other, target, tol, scratch)[:2]
     if t == 0.0 and d > 0.0:
-        t = piece_toi(center, 0, 1, sw, verts, sq, kq, other, CCD_THIN_ADVANCE * d, 0.0, scratch)[0]
+        t = piece_toi(center, start, count, sw, verts, sq, kq, other, CCD_THIN_ADVANCE * d, 0.0,
+                      scratch)[0]
     return t
 
 

@@ -24,7 +24,10 @@ def sleep_links(state):
     m = len(pairs)
     pairs.reserve()
     joints = state.joints.arrays()
-    return (pairs.rows[:m], pairs.bodies[:, :m], joints.kind, joints.body_a, joints.body_b)
+    # The whole (2, capacity) body array, not [:, :m]: a slice is C-contiguous only when
+    # m is the capacity, and each layout was a compile of its own (the kernels read rows
+    # < m only).
+    return (pairs.rows[:m], pairs.bodies, joints.kind, joints.body_a, joints.body_b)
 
 
 def wake(state, i):
