@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from engine import Circle, Filter, Polygon, World, scenes
 from engine import constants as K
@@ -131,3 +132,21 @@ def test_event_arrays_are_read_only_and_empty_before_a_step():
     with pytest.raises(ValueError):
         ev.begin.shape_a[:] = 0
     assert len(World().contact_events.begin) == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.sampled_from([1.0, 2.0, 2.5, 3.0])), min_size=0, max_size=40))
+def test_one_hit_per_shape_pair_is_the_fastest_first_of_equals(entries):
+    """The hits' dedup (``_fastest_per_key``) against the plain rule: per key, the entry
+    with the highest speed, the first of equals; keys in increasing order."""
+    from engine.contacts.events import _fastest_per_key
+    found = np.array([(k << 32) | (k + 1) for k, _ in entries] + [0], np.int64)
+    speed = np.array([v for _, v in entries] + [0.0])
+    n = len(entries)
+    expected = {}
+    for o in range(n):
+        key = int(found[o])
+        if key not in expected or speed[o] > speed[expected[key]]:
+            expected[key] = o
+    got = _fastest_per_key(found, speed, n)
+    assert got.tolist() == [expected[k] for k in sorted(expected)]

@@ -192,16 +192,35 @@ def hit_events(pairs, candidates, piece_shape, piece_body, bodies, gravity, thre
                        + rows[i, col + P_RAY])
         speed[n] = best
         n += 1
-    order = np.argsort(found[:n], kind="mergesort")
-    keep = np.empty(n, np.int64)
-    k = 0
-    for j in range(n):  # one hit per pair of shapes: the fastest of its piece contacts
-        o = order[j]
-        if k > 0 and found[keep[k - 1]] == found[o]:
-            if speed[o] > speed[keep[k - 1]]:
-                keep[k - 1] = o
-        else:
-            keep[k] = o
-            k += 1
-    keep = keep[:k]
+    keep = _fastest_per_key(found, speed, n)
     return found[keep], point[keep], normal[keep], speed[keep]
+
+
+@njit_inline
+def _fastest_per_key(found, speed, n):
+    """Indices of the fastest of ``found[:n]``'s entries for each key (the first of
+    equals), in key order: one hit per pair of shapes. (Sorted keys and a binary search
+    rather than ``np.argsort``, which compiles generic comparisons: _jit.py, "Compile
+    time".)"""
+    unique = np.empty(n, np.int64)
+    for j in range(n):
+        unique[j] = found[j]
+    sort_keys(unique)
+    u = 0
+    for j in range(n):
+        if u == 0 or unique[j] != unique[u - 1]:
+            unique[u] = unique[j]
+            u += 1
+    keep = np.full(u, -1, np.int64)
+    for o in range(n):
+        lo = 0
+        hi = u
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if unique[mid] < found[o]:
+                lo = mid + 1
+            else:
+                hi = mid
+        if keep[lo] < 0 or speed[o] > speed[keep[lo]]:
+            keep[lo] = o
+    return keep
