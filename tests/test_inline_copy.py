@@ -10,29 +10,14 @@ import engine._inline_copy as _inline_copy  # noqa: the module under test
 pytestmark = pytest.mark.skipif(numba.config.DISABLE_JIT, reason="nothing is compiled")
 
 
-def _branchy(x):
-    # Twenty blocks and a handful of variables: copied per block, the scope (every
-    # variable) would be copied twenty times.
-    total = 0.0
-    if x > 1.0:
-        total += 1.0
-    if x > 2.0:
-        total += 2.0
-    if x > 3.0:
-        total += 3.0
-    if x > 4.0:
-        total += 4.0
-    if x > 5.0:
-        total += 5.0
-    if x > 6.0:
-        total += 6.0
-    if x > 7.0:
-        total += 7.0
-    if x > 8.0:
-        total += 8.0
-    if x > 9.0:
-        total += 9.0
-    return total
+# Nine ifs in a row: about twenty blocks and a handful of variables. Copied block by
+# block, the scope (every variable) would be copied twenty times. Written out by a loop
+# so the test file does not repeat itself.
+_SOURCE = "def _branchy(x):\n    total = 0.0\n" + "".join(
+    f"    if x > {k}.0:\n        total += {k}.0\n" for k in range(1, 10)) + "    return total\n"
+_namespace = {}
+exec(compile(_SOURCE, "<branchy>", "exec"), _namespace)
+_branchy = _namespace["_branchy"]
 
 
 def _compile_with_inlined_helper():
