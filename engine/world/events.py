@@ -2,7 +2,8 @@
 
 ``world.contact_events`` is rebuilt by every step from the pair set (kernels in
 ``contacts/events.py``); its arrays are NumPy record arrays, read-only, valid until the
-next step, in shape-pair key order. No Python object is made per contact.
+next step, in shape-pair key order, made when first read (a step keeps the kernels'
+key arrays only). No Python object is made per contact.
 """
 import numpy as np
 
@@ -83,17 +84,56 @@ class ContactEvents:
         ``approach_speed`` (m/s).
     """
 
-    __slots__ = ("begin", "end", "hit")
+    __slots__ = ("_begin", "_end", "_hit", "_parts")
 
     def __init__(self, begin, end, hit):
-        self.begin = begin
-        self.end = end
-        self.hit = hit
+        self._begin, self._end, self._hit = begin, end, hit
+        self._parts = None
 
     @classmethod
     def empty(cls):
         """No events (before the first step)."""
         return cls(NO_PAIRS, NO_PAIRS, NO_HITS)
+
+    @classmethod
+    def of_step(cls, begun, ended, hit_parts):
+        """The events of a step, made into record arrays only when first read (a game
+        that never reads them pays nothing for them): ``begun``, ``ended`` sorted
+        shape-pair keys, ``hit_parts`` None or ``(keys, point, normal, speed)``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> events = ContactEvents.of_step(np.array([(2 << 32) | 5], np.int64), np.zeros(0, np.int64), None)
+        >>> events.begin.shape_b.tolist(), len(events.end), len(events.hit)
+        ([5], 0, 0)
+        """
+        events = cls(None, None, None)
+        events._parts = (begun, ended, hit_parts)
+        return events
+
+    @property
+    def begin(self):
+        if self._begin is None:
+            self._begin = shape_pairs(self._parts[0])
+        return self._begin
+
+    @property
+    def end(self):
+        if self._end is None:
+            self._end = shape_pairs(self._parts[1])
+        return self._end
+
+    @property
+    def hit(self):
+        if self._hit is None:
+            parts = self._parts[2]
+            if parts is None:
+                self._hit = NO_HITS
+            else:
+                keys, point, normal, speed = parts
+                self._hit = hits(keys >> 32, keys & 0xFFFFFFFF, point, normal, speed)
+        return self._hit
 
     def __repr__(self):
         return f"<ContactEvents begin={len(self.begin)} end={len(self.end)} hit={len(self.hit)}>"
