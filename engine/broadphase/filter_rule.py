@@ -10,6 +10,7 @@ while it is tracked, so filtered pairs never reach the narrowphase.
 import numpy as np
 
 from .._jit import njit_inline
+from .key_sort import search_sorted
 from ..constants import DYNAMIC
 
 
@@ -25,15 +26,8 @@ def should_collide(cat_a, mask_a, group_a, cat_b, mask_b, group_b):
 def _joined(unjoined, ba, bb):
     """Whether bodies ``ba`` and ``bb`` are joined without collision (binary search)."""
     key = (np.int64(min(ba, bb)) << 32) | np.int64(max(ba, bb))
-    lo = 0  # np.searchsorted, written out: Numba's compiles generic comparisons (1 s)
-    hi = unjoined.shape[0]
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if unjoined[mid] < key:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo < unjoined.shape[0] and unjoined[lo] == key
+    i = search_sorted(unjoined, unjoined.shape[0], key)
+    return i < unjoined.shape[0] and unjoined[i] == key
 
 
 @njit_inline

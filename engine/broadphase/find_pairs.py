@@ -19,7 +19,7 @@ import numpy as np
 
 from .._jit import borrowed, njit
 from .filter_rule import boxes_overlap, pair_admitted
-from .key_sort import sort_keys
+from .key_sort import sort_unique
 from .tree_build import many_moved
 from .tree_ops import META_LEAVES, META_ROOT, grown, tree_collect
 
@@ -181,12 +181,7 @@ def tree_find_pairs(tree, other, moved, rule, limit=1 << 62):
                                s_child2, s_height, s_user, s_root, moved, rule, keys, stack, limit)
     if n >= limit:
         return np.full(1, -1, np.int64)
-    sort_keys(keys[:n])
-    m = 0
-    for i in range(n):
-        if m == 0 or keys[i] != keys[m - 1]:
-            keys[m] = keys[i]
-            m += 1
+    m = sort_unique(keys[:n])
     out = np.empty(m, np.int64)
     for i in range(m):
         out[i] = keys[i]

@@ -1,11 +1,56 @@
-"""Sorting int64 keys without np.sort: the broadphase's new pair keys and the solver's
-hit candidates. ``np.sort`` costs about 3 s of compilation in each kernel that calls it;
-this is a few loops."""
+"""Sorting and searching int64 keys without np.sort and np.searchsorted: the
+broadphase's new pair keys, the solver's hit candidates, the hit events' shape pairs,
+the filter's joined bodies. ``np.sort`` costs about 3 s of compilation in each kernel
+that calls it, ``np.searchsorted`` about 1 s (``_jit.py``, "Compile time"); these are a
+few loops."""
 import numpy as np
 
-from .._jit import njit
+from .._jit import njit, njit_inline
 
-__all__ = ["sort_keys"]
+__all__ = ["sort_keys", "sort_unique", "search_sorted"]
+
+
+@njit_inline
+def search_sorted(a, n, key):
+    """The first index ``i`` of the sorted ``a[:n]`` with ``a[i] >= key`` (``n`` if none):
+    ``np.searchsorted(a[:n], key)``, written out.
+
+    Examples
+    --------
+    >>> a = np.array([2, 5, 5, 9], np.int64)
+    >>> search_sorted(a, 4, 5), search_sorted(a, 4, 10), search_sorted(a, 4, 0)
+    (1, 4, 0)
+    """
+    lo = 0
+    hi = n
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if a[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit_inline
+def sort_unique(a):
+    """Sort the non-negative int64 keys ``a`` in place and move the distinct ones to its
+    front; returns how many there are.
+
+    Examples
+    --------
+    >>> a = np.array([7, 3, 7, 1, 3], np.int64)
+    >>> m = sort_unique(a)
+    >>> a[:m].tolist()
+    [1, 3, 7]
+    """
+    sort_keys(a)
+    m = 0
+    for i in range(a.shape[0]):
+        if m == 0 or a[i] != a[m - 1]:
+            a[m] = a[i]
+            m += 1
+    return m
 
 RADIX_BITS = 11  # digits of 11 bits: 2048 counters, a few passes for piece-pair keys
 

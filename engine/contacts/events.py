@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from .._jit import njit, njit_inline
-from ..broadphase.key_sort import sort_keys
+from ..broadphase.key_sort import search_sorted, sort_keys, sort_unique
 from ..constants import DYNAMIC
 from .layout import (C_NX, C_NY, C_POINTS, P_RAX, P_RAY, P_STRIDE, R_APPROACH,
                      R_GAP, R_NORMAL, R_STRIDE)
@@ -205,22 +205,10 @@ def _fastest_per_key(found, speed, n):
     unique = np.empty(n, np.int64)
     for j in range(n):
         unique[j] = found[j]
-    sort_keys(unique)
-    u = 0
-    for j in range(n):
-        if u == 0 or unique[j] != unique[u - 1]:
-            unique[u] = unique[j]
-            u += 1
+    u = sort_unique(unique)
     keep = np.full(u, -1, np.int64)
     for o in range(n):
-        lo = 0
-        hi = u
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if unique[mid] < found[o]:
-                lo = mid + 1
-            else:
-                hi = mid
-        if keep[lo] < 0 or speed[o] > speed[keep[lo]]:
-            keep[lo] = o
+        slot = search_sorted(unique, u, found[o])
+        if keep[slot] < 0 or speed[o] > speed[keep[slot]]:
+            keep[slot] = o
     return keep

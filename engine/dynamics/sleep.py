@@ -70,7 +70,8 @@ def update_sleep(bodies, links, dt, time_to_sleep, label):
     sleep_time, island)`` columns of the live bodies (the last four and ``vel``,
     ``angvel`` written); ``links``: ``(rows, pair_bodies, joint_kind, joint_a,
     joint_b)`` (contact rows with points link their two bodies, ``pair_bodies[:, r]``
-    for row ``r < len(rows)``; live joints theirs, except filter joints). ``label``: the next island label. Returns ``(label, awake,
+    for row ``r < len(rows)``; live joints theirs, except filter joints). ``label``:
+    the next island label. Returns ``(label, awake,
     sleeping)``: the next free label and the numbers of awake and sleeping non-static
     bodies.
     """
