@@ -137,7 +137,7 @@ def test_random_concave_pairs_are_never_deeper_than_their_true_penetration(a, b,
 def test_concave_drop_contacts_are_never_deeper_than_the_shapes_overlap():
     # The whole run of concave_drop with every manifold fresh (the run of
     # test_concave.test_concave_drop_has_no_phantom_deep_contacts): every contact deeper
-    # than 5 mm, at the step's start poses the narrowphase saw, is no deeper than the two
+    # than 2 mm, at the step's start poses the narrowphase saw, is no deeper than the two
     # bodies' intersection is wide along its normal, plus 1 mm. Before the seam rules
     # were bounded, contacts reached 4.9 m where the shapes overlapped by centimetres.
     from engine.contacts import layout as L
@@ -151,7 +151,7 @@ def test_concave_drop_contacts_are_never_deeper_than_the_shapes_overlap():
             if n == 0:
                 continue
             depth = -min(rows[r, L.C_POINTS + p * L.P_STRIDE + L.P_SEP] for p in range(n))
-            if depth <= 0.005:
+            if depth <= 0.002:
                 continue
             shapes = []
             for q in (a[r], b[r]):
@@ -161,7 +161,9 @@ def test_concave_drop_contacts_are_never_deeper_than_the_shapes_overlap():
             width = _width_along(shapes[0].intersection(shapes[1]), rows[r, L.C_NX], rows[r, L.C_NY])
             assert depth <= width + 1e-3, (r, depth, width)
             checked += 1
-    assert checked > 50, checked  # (101 deeper than 5 mm, 16 deeper than 1 cm; 109 and 8 cm before)
+    # 91 deeper than 2 mm, 30 deeper than 5 mm, 7 deeper than 1 cm (with deep points pushed
+    # out by velocity, before SPLIT_PUSHOUT_DEPTH: 101 deeper than 5 mm, 16 than 1 cm)
+    assert checked > 50, checked
 
 
 def _gap_and_closest(shape_a, pose_a, shape_b, pose_b):

@@ -104,9 +104,26 @@ def cap_velocities(h, btype, in_contact, state, max_speed, max_rotation):
                 h, state[i, S_VX], state[i, S_VY], state[i, S_W], max_speed, max_rotation)
 
 
+@njit_inline
+def _advance(i, h, vx, vy, w, state, center, angle, center0):
+    """Move body ``i`` by ``h`` at ``(vx, vy, w)``: its centre, angle, and the state's
+    displacement and rotation since the step began."""
+    center[i, 0] += h * vx
+    center[i, 1] += h * vy
+    state[i, S_DPX] = center[i, 0] - center0[i, 0]
+    state[i, S_DPY] = center[i, 1] - center0[i, 1]
+    if w != 0.0:
+        angle[i] += h * w
+        qc = state[i, S_QC] - h * w * state[i, S_QS]
+        qs = state[i, S_QS] + h * w * state[i, S_QC]
+        inv = 1.0 / math.sqrt(qc * qc + qs * qs)
+        state[i, S_QC] = qc * inv
+        state[i, S_QS] = qs * inv
+
+
 @njit
 def integrate_positions(h, btype, in_contact, state, center, angle, center0, max_speed,
-                        max_rotation):
+                        max_rotation, pseudo, split):
     """One substep of ``c += h*v``, ``angle += h*w`` for the moving bodies with
     ``in_contact`` set.
 
@@ -123,6 +140,11 @@ def integrate_positions(h, btype, in_contact, state, center, angle, center0, max
     ``b2IntegrateRotation``): one square root instead of a sine and a cosine per body
     and substep; its angle lags the exact ``angle`` by O((h w)^3), which only the
     separation prediction sees.
+
+    ``split`` true: the biased pass pushed deep points out by position alone, through
+    the pseudo-velocities ``pseudo`` (n, 3); the dynamic bodies then also move by them
+    (under the same caps), and they are cleared. A second loop, so that the usual
+    substep pays nothing for it.
     """
     for i in range(btype.shape[0]):
         if btype[i] == STATIC or not in_contact[i]:
@@ -130,18 +152,21 @@ def integrate_positions(h, btype, in_contact, state, center, angle, center0, max
         if btype[i] == DYNAMIC:  # kinematic bodies move as told (see _velocity)
             state[i, S_VX], state[i, S_VY], state[i, S_W] = _capped(
                 h, state[i, S_VX], state[i, S_VY], state[i, S_W], max_speed, max_rotation)
-        center[i, 0] += h * state[i, S_VX]
-        center[i, 1] += h * state[i, S_VY]
-        state[i, S_DPX] = center[i, 0] - center0[i, 0]
-        state[i, S_DPY] = center[i, 1] - center0[i, 1]
-        w = state[i, S_W]
-        if w != 0.0:
-            angle[i] += h * w
-            qc = state[i, S_QC] - h * w * state[i, S_QS]
-            qs = state[i, S_QS] + h * w * state[i, S_QC]
-            inv = 1.0 / math.sqrt(qc * qc + qs * qs)
-            state[i, S_QC] = qc * inv
-            state[i, S_QS] = qs * inv
+        _advance(i, h, state[i, S_VX], state[i, S_VY], state[i, S_W], state, center, angle,
+                 center0)
+    if not split:
+        return
+    for i in range(btype.shape[0]):
+        if btype[i] != DYNAMIC or not in_contact[i]:  # only dynamic bodies are pushed
+            continue
+        # the total motion capped: the body's own first, then what the push adds
+        vx, vy, w = _capped(h, state[i, S_VX] + pseudo[i, 0], state[i, S_VY] + pseudo[i, 1],
+                            state[i, S_W] + pseudo[i, 2], max_speed, max_rotation)
+        _advance(i, h, vx - state[i, S_VX], vy - state[i, S_VY], w - state[i, S_W], state,
+                 center, angle, center0)
+        pseudo[i, 0] = 0.0
+        pseudo[i, 1] = 0.0
+        pseudo[i, 2] = 0.0
 
 
 @njit

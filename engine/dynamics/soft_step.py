@@ -9,7 +9,8 @@ One call advances every body by one step ``dt`` in ``substeps`` substeps of ``h`
     for each substep (_substeps; passes in contact_solver.py):
         integrate velocities (gravity, forces, damping) of bodies in contact, capped
         warm start (apply last impulses); with joints, velocities capped again
-        solve, biased: soft contacts push penetration out (at most ``pushout`` m/s)
+        solve, biased: soft contacts push penetration out (at most ``pushout`` m/s;
+            points deeper than SPLIT_PUSHOUT_DEPTH by position alone, a split impulse)
         integrate positions of bodies in contact, their velocities capped again
         relax, unbiased: removes the velocity the bias added, and solves friction
     restitution (one pass, approach speeds above the threshold only)
@@ -33,7 +34,7 @@ import numpy as np
 
 from .._jit import copy_items, copy_rows, njit, njit_inline
 from .coloring import order_contacts
-from .contact_solver import relax, restitution, solve, warm_start
+from .contact_solver import push_deep, relax, restitution, solve, warm_start
 from .integrate import cap_velocities, integrate_free, integrate_positions, integrate_velocities
 from ..body_state import STATE_SIZE, S_QC, S_VX, S_VY, S_W
 from .solver_rows import WORK_SIZE, gather, scatter
@@ -131,6 +132,7 @@ def _substeps(bodies, stype, params, h, in_contact, state, center, center0, work
     inv_h = 1.0 / h
     soft_dyn, soft_static = _contact_softness(hertz, zeta, h, inv_h)
     inv_mass, inv_inertia, angle = bodies.inv_mass, bodies.inv_inertia, bodies.angle
+    pseudo = np.zeros((0, 3))  # deep points' push-out (contact_solver.push_deep), if any
     for sub in range(substeps):
         # Alternate the order of a manifold's two points between substeps so that the
         # Gauss-Seidel bias of solving one point first does not accumulate into spin.
@@ -146,9 +148,14 @@ def _substeps(bodies, stype, params, h, in_contact, state, center, center0, work
             # joints that cannot all hold kick bodies here (see cap_velocities)
             cap_velocities(h, stype, in_contact, state, max_speed, max_rotation)
             _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, 1)
-        solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap, reverse)
+        deep = solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap,
+                     reverse)
+        if deep > 0:  # points deeper than SPLIT_PUSHOUT_DEPTH: pushed by position alone
+            if pseudo.shape[0] == 0:
+                pseudo = np.zeros((state.shape[0], 3))
+            push_deep(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, pseudo)
         integrate_positions(h, stype, in_contact, state, center, bodies.angle, center0,
-                            max_speed, max_rotation)
+                            max_speed, max_rotation, pseudo, np.bool_(deep > 0))
         if joints is not None:
             _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, 2)
         relax(work, wa, wb, state, inv_h, impact_gap, reverse)
