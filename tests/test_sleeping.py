@@ -387,3 +387,24 @@ def test_awake_false_after_a_destroy_between_steps():
     world.destroy_body(balls[0])
     balls[1].awake = False
     assert not balls[1].awake and not balls[2].awake  # touching: one island
+
+
+def test_sleeping_bodies_are_not_boxed_again_at_every_step():
+    """A body asleep stays where it is: the broadphase boxes its pieces once, not at every
+    step. Before, the ``moved`` mark of a body that fell asleep, or was created asleep,
+    was never cleared, and every sleeping piece was boxed again at every step (Box2D's
+    smash, 9600 boxes asleep: 0.13 ms of a 0.73 ms step)."""
+    world = World()
+    _ground(world)
+    stack = _stack(world, n=3)
+    grid = scenes.smash(columns=4, rows=3).build()[0]  # (its own world: the grid created asleep)
+    keeper = world.create_body(position=(100.0, 50.0))  # stays awake: the world never rests
+    keeper.add_shape(Circle(0.5))
+    keeper.can_sleep = False
+    _until_asleep(world, stack)
+    for w in (world, grid):
+        for _ in range(3):
+            w.step(DT)
+        b = w._state.bodies
+        asleep = b.asleep[:b.used] != 0
+        assert asleep.sum() >= 3 and (b.moved[:b.used][asleep] == 0).all()

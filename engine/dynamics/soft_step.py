@@ -165,9 +165,15 @@ def _substeps(bodies, stype, params, h, in_contact, state, center, center0, work
 def _write_back(bodies, btype, state, center, angle0):
     """Velocities and body origins (from the centres of mass) back to the body columns;
     forces cleared; ``moved`` set where the pose changed. ``btype``: the solver's types
-    (sleeping bodies count as static: their poses are not rewritten)."""
+    (sleeping bodies count as static: their poses are not rewritten).
+
+    A sleeping body's ``moved`` is cleared: this step's broadphase has re-boxed it (it
+    may have moved in the step it fell asleep, or been created asleep, placed by hand),
+    and it stays where it is until it wakes. Left set, every sleeping body was re-boxed
+    at every step (Box2D's smash, the grid asleep: 0.13 ms a step in the broadphase)."""
     com, force, torque = bodies.com, bodies.force, bodies.torque
     pos, angle, vel, angvel, moved = bodies.pos, bodies.angle, bodies.vel, bodies.angvel, bodies.moved
+    asleep = bodies.asleep
     for i in range(btype.shape[0]):
         vel[i, 0] = state[i, S_VX]
         vel[i, 1] = state[i, S_VY]
@@ -176,6 +182,8 @@ def _write_back(bodies, btype, state, center, angle0):
         force[i, 1] = 0.0
         torque[i] = 0.0
         if btype[i] == STATIC:
+            if asleep[i]:
+                moved[i] = 0
             continue
         x = center[i, 0]
         y = center[i, 1]
