@@ -65,7 +65,7 @@ def update_contacts(pairs, keep, bodies, pieces, params):
     scratch_v = np.empty((2 * kmax, 2))  # collide_pieces' work space: both pieces' vertices
     scratch_n = np.empty((2 * kmax, 2))
     man = np.empty(MANIFOLD_SIZE)
-    rot = _rotations(angle)  # one cos/sin per body rather than two per pair
+    rot = _rotations(angle, asleep)  # one cos/sin per body rather than two per pair
     last = np.empty((MAX_POINTS, H_STRIDE))  # a pair's points of last step (_write_row)
     dropped = 0
     for i in range(keys.shape[0]):
@@ -76,7 +76,7 @@ def update_contacts(pairs, keep, bodies, pieces, params):
         pair_body[0, i] = ba
         pair_body[1, i] = bb
         if _frozen(btype, asleep, ba) and _frozen(btype, asleep, bb):
-            keep[i] = _kept(rows, i)  # nothing moved: the row stays as last written
+            keep[i] = _kept_asleep(rows, i)  # nothing moved: the row stays as last written
             continue
         if not _fat_boxes_overlap(piece_fat, a, b):
             keep[i] = 0
@@ -85,8 +85,8 @@ def update_contacts(pairs, keep, bodies, pieces, params):
             rows[i, C_TOUCHING] = 0.0
             continue
         keep[i] = 1
-        frame_a = (pos[ba, 0], pos[ba, 1], rot[ba, 0], rot[ba, 1])
-        frame_b = (pos[bb, 0], pos[bb, 1], rot[bb, 0], rot[bb, 1])
+        frame_a = _frame(pos, angle, rot, ba)
+        frame_b = _frame(pos, angle, rot, bb)
         reach = _approach_reach(vel, angvel, extent, ba, bb, dt)
         com_a = _world_com(frame_a, com, ba)
         com_b = _world_com(frame_b, com, bb)
@@ -115,11 +115,22 @@ def update_contacts(pairs, keep, bodies, pieces, params):
 def _kept(rows, i):
     """``keep`` of a pair the narrowphase kept: 2 when some point of its row is within
     ``TOUCHING_DISTANCE`` (it touches, for the contact events), else 1. Read while the
-    row is in cache, so the events need not read every row again."""
+    row is in cache, so the events need not read every row again. A touching row's
+    ``C_TOUCHING`` becomes 2.0, which is what a sleeping pair's step reads instead."""
     count = rows[i, C_COUNT]
     near0 = count > 0.0 and rows[i, C_POINTS + P_SEP] <= TOUCHING_DISTANCE
     near1 = count > 1.0 and rows[i, C_POINTS + P_STRIDE + P_SEP] <= TOUCHING_DISTANCE
-    return np.uint8(2) if near0 or near1 else np.uint8(1)
+    if near0 or near1:
+        rows[i, C_TOUCHING] = 2.0
+        return np.uint8(2)
+    return np.uint8(1)
+
+
+@njit_exact_inline
+def _kept_asleep(rows, i):
+    """``keep`` of a pair whose row stays as last written (``_kept``): its head says
+    whether it touches (one cache line of the row read, not the three its points span)."""
+    return np.uint8(2) if rows[i, C_TOUCHING] == 2.0 else np.uint8(1)
 
 
 @njit_exact_inline
@@ -138,13 +149,32 @@ def _most_vertices(count):
 
 
 @njit_exact_inline
-def _rotations(angle):
-    """(n, 2) cos and sin of every body's angle."""
+def _rotations(angle, asleep):
+    """(n, 2) cos and sin of the angle of every body awake; NaN for sleeping bodies,
+    computed by ``_frame`` if needed (a world that mostly sleeps would spend most of its
+    narrowphase here)."""
     rot = np.empty((angle.shape[0], 2))
     for k in range(angle.shape[0]):
-        rot[k, 0] = math.cos(angle[k])
-        rot[k, 1] = math.sin(angle[k])
+        c = math.nan
+        s = math.nan
+        if asleep[k] == 0:
+            c = math.cos(angle[k])
+            s = math.sin(angle[k])
+        rot[k, 0] = c
+        rot[k, 1] = s
     return rot
+
+
+@njit_exact_inline
+def _frame(pos, angle, rot, k):
+    """Body ``k``'s frame ``(x, y, cos, sin)``: its rotation from ``rot``, or computed
+    here for a sleeping body (one an awake body touches: NaN in ``rot``)."""
+    c = rot[k, 0]
+    s = rot[k, 1]
+    if c != c:
+        c = math.cos(angle[k])
+        s = math.sin(angle[k])
+    return (pos[k, 0], pos[k, 1], c, s)
 
 
 @njit_exact_inline

@@ -55,12 +55,11 @@ def order_contacts(rows, cba, cbb, inv_mass, inv_inertia, stype, order, touched)
     per_color = np.zeros(COLORS + 1, np.int64)
     count = 0
     for i in range(rows.shape[0]):
-        if rows[i, C_COUNT] == 0.0:
-            color[i] = -1
-            continue
         a = cba[i]
         b = cbb[i]
-        if stype[a] != DYNAMIC and stype[b] != DYNAMIC:  # resting with sleeping bodies
+        # No dynamic body (sleeping ones count as static), or no point: left out. The
+        # bodies first: a sleeping pile's rows need not be read at all.
+        if (stype[a] != DYNAMIC and stype[b] != DYNAMIC) or rows[i, C_COUNT] == 0.0:
             color[i] = -1
             continue
         touched[a] = 1
