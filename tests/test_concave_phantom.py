@@ -219,6 +219,27 @@ def test_random_concave_pairs_near_each_other_get_a_speculative_contact(a, b, po
     assert min(seps) <= d + 1e-3, (min(seps), d)
 
 
+def test_a_vertex_beside_a_straight_run_of_outline_faces_gets_its_contact():
+    """Found by the random test above (a run without CI's fixed seed): a piece whose one
+    straight side is split into three faces by outline vertices (outline, cut, outline)
+    and a triangle whose corner lies 7.8 mm from the third face. Outline SAT's faces
+    tied and the first won; the corner was beyond its end, and no piece pair gave a
+    contact. Of tied parallel faces the one the nearest vertex lies over now wins."""
+    a = np.array([[1, -2], [1, -1], [1, 0], [2, 0], [3, 0], [3, 1], [2, 1], [2, 2], [1, 2], [1, 1],
+                  [0, 1], [-1, 1], [-2, 1], [-3, 1], [-3, 0], [-2, 0], [-1, 0], [-1, -1], [0, -1],
+                  [0, -2]]) / 100.0
+    b = np.array([[0.0, 0.0], [1 / 300, -0.0025], [2 / 300, 0.0025], [0.01, 0.005]])
+    shape_a, shape_b = Polygon(_unit(a)), Polygon(_unit(b))
+    pose_a, pose_b = (0.75, -1.0, 0.5), (0.5, 0.0, 0.0)
+    d, (ux, uy) = _gap_and_closest(shape_a, pose_a, shape_b, pose_b)
+    shift = (0.0078125 - d) / d
+    pose_b = (pose_b[0] + shift * ux, pose_b[1] + shift * uy, pose_b[2])
+    d, _ = _gap_and_closest(shape_a, pose_a, shape_b, pose_b)
+    seps = [s for ia in range(len(shape_a.pieces)) for ib in range(len(shape_b.pieces))
+            for s in _piece_pair(shape_a, ia, pose_a, shape_b, ib, pose_b, K.SPECULATIVE_DISTANCE)[0]]
+    assert seps and min(seps) == pytest.approx(d, abs=1e-9)
+
+
 def test_two_concave_corners_apart_get_one_vertex_contact():
     """Found by the property above: a spike of one concave polygon 7.8 mm from a corner
     of another where a cut ends. No outline face of either piece is over the other, so

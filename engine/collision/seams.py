@@ -21,9 +21,10 @@ from ..geometry.seam_rows import (ADMIT_TOL, CONE_TOL, G_AX, G_AY, G_BX, G_BY, G
 
 @njit_inline
 def _face_reach(v, n, s1, k1, i, s2, k2):
-    """Piece 2 seen from face ``i`` of piece 1: ``(sep, lo, hi, length)``, its smallest
-    signed distance along the face normal, the span of its vertices along the face's
-    direction (from the face's first vertex) and the face's length."""
+    """Piece 2 seen from face ``i`` of piece 1: ``(sep, lo, hi, length, at)``, its
+    smallest signed distance along the face normal, the span of its vertices along the
+    face's direction (from the face's first vertex), the face's length, and where along
+    it lies the vertex that is nearest (the first of them)."""
     nx = n[s1 + i, 0]
     ny = n[s1 + i, 1]
     ox = v[s1 + i, 0]
@@ -33,12 +34,16 @@ def _face_reach(v, n, s1, k1, i, s2, k2):
     sep = math.inf
     lo = math.inf
     hi = -math.inf
+    at = 0.0
     for j in range(s2, s2 + k2):
-        sep = min(sep, nx * (v[j, 0] - ox) + ny * (v[j, 1] - oy))
+        d = nx * (v[j, 0] - ox) + ny * (v[j, 1] - oy)
         t = -ny * (v[j, 0] - ox) + nx * (v[j, 1] - oy)
+        if d < sep:
+            sep = d
+            at = t
         lo = min(lo, t)
         hi = max(hi, t)
-    return sep, lo, hi, length
+    return sep, lo, hi, length, at
 
 
 @njit
@@ -51,18 +56,29 @@ def outline_separation(v, n, g, g1, s1, k1, s2, k2):
 
     Not inlined, as the other seam helpers: they run only for pieces of concave
     polygons, and one compiled copy keeps the cold start short.
+
+    Of parallel faces that tie (a straight run the piece's outline vertices split, a cut
+    among them), the one the nearest vertex of piece 2 lies over wins: with the first,
+    the clipping found the vertex beyond that face's end and gave no contact for shapes
+    7.8 mm apart (``test_concave_phantom``, a hypothesis example).
     """
     ext = -math.inf
     ext_i = 0
+    ext_over = False
     outline = False
     for i in range(k1):
         if g[g1 + i, G_CUT] != 0.0:
             continue
         outline = True
-        s, lo, hi, length = _face_reach(v, n, s1, k1, i, s2, k2)
-        if hi >= 0.0 and lo <= length and s > ext:
-            ext = s
-            ext_i = i
+        s, lo, hi, length, at = _face_reach(v, n, s1, k1, i, s2, k2)
+        if hi >= 0.0 and lo <= length:
+            over = 0.0 <= at <= length
+            parallel = n[s1 + i, 0] * n[s1 + ext_i, 0] + n[s1 + i, 1] * n[s1 + ext_i, 1] >= 1.0 - 1e-12
+            tie = parallel and abs(s - ext) <= 1e-9 * max(1.0, abs(s))
+            if (s > ext and not tie) or (tie and over and not ext_over):
+                ext = s
+                ext_i = i
+                ext_over = over
     return ext, ext_i, outline
 
 
@@ -144,7 +160,7 @@ def snap_face(v, n, g, g2, s2, k2, i21, s1, k1):
     for e in (i21 - 1 if i21 > 0 else k2 - 1, i21, i21 + 1 if i21 + 1 < k2 else 0):
         if g[g2 + e, G_CUT] != 0.0:
             continue
-        f, lo, hi, length = _face_reach(v, n, s2, k2, e, s1, k1)
+        f, lo, hi, length, _ = _face_reach(v, n, s2, k2, e, s1, k1)
         if hi >= 0.0 and lo <= length and f > best:
             best = f
             best_i = e
