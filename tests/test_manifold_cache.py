@@ -114,22 +114,33 @@ def test_refreshed_manifold_matches_a_fresh_one(reuse_tolerance, a, b, angle_a, 
     moved = _moved_pose(world, body_b, pose_b, direction, share, fraction)
 
     _, _, _, cached = _narrowphase_twice(TOL, a, b, pose_a, pose_b, moved)
-    _, _, _, fresh = _narrowphase_twice(0.0, a, b, pose_a, pose_b, moved)
-    cached, fresh = _points(cached), _points(fresh)
+    _, _, before, fresh = _narrowphase_twice(0.0, a, b, pose_a, pose_b, moved)
+    cached, fresh, before = _points(cached), _points(fresh), _points(before)
+    rsum = a.radius + b.radius
     for pair in set(cached) | set(fresh):
         if pair not in cached or pair not in fresh or cached[pair][0] != fresh[pair][0]:
-            # a point entering or leaving the margin: only at the margin's edge
+            # a point entering or leaving the margin: only at the margin's edge ...
             edge = [p[2] for v in (cached.get(pair), fresh.get(pair)) if v for p in v[2].values()]
-            assert max(edge) > K.SPECULATIVE_DISTANCE - 2.0 * TOL
+            if max(edge) > K.SPECULATIVE_DISTANCE - 2.0 * TOL:
+                continue
+            # ... or the exact manifold itself changed its features within the motion
+            # (a capsule's end against a box's corner, 2 mm apart, became a face
+            # contact): the cache keeps the points it had (found by a random draw)
+            assert pair in before and pair in cached
+            assert set(cached[pair][2]) == set(before[pair][2]) != set(fresh.get(pair, (0, 0, {}))[2])
             continue
         (_, n1, p1), (_, n2, p2) = cached[pair], fresh[pair]
         # the normal: a face's is carried exactly; a round feature's turns by the motion
-        # over the radius (>= 0.01 m here). A sharp corner on a sharp corner (the cached
-        # points coincide) has a cone of normals, and the exact one jumps across it under
-        # any motion: there only the separation below is held to the tolerance.
+        # over the radius (>= 0.01 m here), and a vertex contact's by the motion over the
+        # distance of the cores (closer than the radius, it turns faster). A sharp corner
+        # on a sharp corner (the cached points coincide) has a cone of normals, and the
+        # exact one jumps across it under any motion: there only the separation below is
+        # held to the tolerance.
         corner_on_corner = len(p1) == 2 and math.dist(*(q[:2] for q in p1.values())) < 1e-9
+        cores = rsum + min(p[2] for p in p1.values())
         if not corner_on_corner:
-            assert math.acos(min(1.0, n1[0] * n2[0] + n1[1] * n2[1])) <= TOL / 0.01 + 1e-9
+            bound = TOL / min(0.01, cores) if cores > 0.0 else math.pi
+            assert math.acos(min(1.0, n1[0] * n2[0] + n1[1] * n2[1])) <= bound + 1e-9
         # the deepest point: its separation is exact for the cached surface points, off
         # by at most the motion for a clipped point that slid
         assert abs(min(p[2] for p in p1.values()) - min(p[2] for p in p2.values())) <= TOL
