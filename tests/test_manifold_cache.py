@@ -126,8 +126,10 @@ def test_refreshed_manifold_matches_a_fresh_one(reuse_tolerance, a, b, angle_a, 
             # ... or the exact manifold itself changed its features within the motion
             # (a capsule's end against a box's corner, 2 mm apart, became a face
             # contact): the cache keeps the points it had (found by a random draw)
-            assert pair in before and pair in cached
-            assert set(cached[pair][2]) == set(before[pair][2]) != set(fresh.get(pair, (0, 0, {}))[2])
+            assert pair in before and pair in cached and pair in fresh
+            assert set(cached[pair][2]) == set(before[pair][2]) != set(fresh[pair][2])
+            deepest = [min(p[2] for p in v[2].values()) for v in (cached[pair], fresh[pair])]
+            assert abs(deepest[0] - deepest[1]) <= TOL  # and the depth still agrees
             continue
         (_, n1, p1), (_, n2, p2) = cached[pair], fresh[pair]
         # the normal: a face's is carried exactly; a round feature's turns by the motion
