@@ -293,13 +293,13 @@ def solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap
 
 
 @njit
-def push_deep(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, pseudo):
+def push_deep(work, wa, wb, state, soft_dyn, soft_static, pushout, pseudo):
     """Push the points deeper than ``SPLIT_PUSHOUT_DEPTH`` out by position alone: one
     Gauss-Seidel sweep of impulses on the pseudo-velocities ``pseudo`` (n, 3), zero on
     entry, which ``integrate_positions`` adds to this substep's motion and clears
     (Catto's split impulses, Chipmunk's ``v_bias``). Each such point's pseudo
     separation speed is driven up to the soft push-out speed of the biased pass (at
-    most ``pushout``). Arguments as ``solve``.
+    most ``pushout``). Other arguments as ``solve``.
 
     Only deep points are pushed this way (bodies created or placed inside others): in a
     crowd in which every body overlaps hundreds of others, the velocity a soft push-out

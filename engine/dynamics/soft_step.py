@@ -153,7 +153,7 @@ def _substeps(bodies, stype, params, h, in_contact, state, center, center0, work
         if deep > 0:  # points deeper than SPLIT_PUSHOUT_DEPTH: pushed by position alone
             if pseudo.shape[0] == 0:
                 pseudo = np.zeros((state.shape[0], 3))
-            push_deep(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, pseudo)
+            push_deep(work, wa, wb, state, soft_dyn, soft_static, pushout, pseudo)
         integrate_positions(h, stype, in_contact, state, center, bodies.angle, center0,
                             max_speed, max_rotation, pseudo, np.bool_(deep > 0))
         if joints is not None:
