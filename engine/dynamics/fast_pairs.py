@@ -33,6 +33,7 @@ import numpy as np
 
 from .._jit import copy_items, njit, njit_inline
 from ..broadphase.filter_rule import pair_admitted
+from ..broadphase.key_sort import sort_keys
 from ..constants import LANE_WIDTH
 from .sweeps import body_sweep, pieces_time, relative_motion, sub_sweep, swept_box
 
@@ -88,11 +89,13 @@ def _admitted(p, q, bodies, pieces, rule, one_way):
     j = pieces.body[q]
     if i == j or not pair_admitted(rule, p, q):
         return False
+    sp, sq = pieces.shape[p], pieces.shape[q]
+    if one_way[sp, 0] == 0.0 and one_way[sp, 1] == 0.0 and one_way[sq, 0] == 0.0 and one_way[sq, 1] == 0.0:
+        return True  # (the sweeps below take four sines and cosines each)
     # int64 rows, as the continuous stage passes them: an int32 row was a second compile
     swi = body_sweep(bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com, np.int64(i))
     swj = body_sweep(bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com, np.int64(j))
-    return not (_one_way_passes(one_way, pieces.shape[q], swi, swj)
-                or _one_way_passes(one_way, pieces.shape[p], swj, swi))
+    return not (_one_way_passes(one_way, sq, swi, swj) or _one_way_passes(one_way, sp, swj, swi))
 
 
 @njit_inline
@@ -118,7 +121,9 @@ def _candidate_keys(idx, box, bodies, pieces, rule, one_way):
                 keys = grown
             keys[m] = (p << 32) | q
             m += 1
-    return np.sort(keys[:m])
+    keys = keys[:m]
+    sort_keys(keys)  # (np.sort: slower, and seconds more to compile)
+    return keys
 
 
 @njit_inline
@@ -160,13 +165,42 @@ def _pair_time(key, frac, bodies, pieces, params, scratch, center):
 
 
 @njit_inline
-def _earliest(times):
-    """Index of the earliest pending impact (the first such key on ties), or -1."""
+def _pairs_of_bodies(keys, body, n):
+    """The candidate pairs of each body, as lists ``pair[first[i]:first[i + 1]]`` of
+    indices into ``keys`` (int64; ``first`` (n + 1,)): a counting sort by body."""
+    first = np.zeros(n + 1, np.int64)
+    for e in range(keys.shape[0]):
+        first[body[keys[e] >> 32] + 1] += 1
+        first[body[keys[e] & 0xFFFFFFFF] + 1] += 1
+    for i in range(n):
+        first[i + 1] += first[i]
+    pair = np.empty(first[n], np.int64)
+    fill = first[:n].copy()
+    for e in range(keys.shape[0]):
+        for i in (body[keys[e] >> 32], body[keys[e] & 0xFFFFFFFF]):
+            pair[fill[i]] = e
+            fill[i] += 1
+    return first, pair
+
+
+@njit_inline
+def _earliest(times, pending, listed, count):
+    """The earliest impact among ``pending[:count]`` (indices into ``times``; ties: the
+    first key), or -1. Entries no longer pending (negative times) are dropped from the
+    list as it is read (and unmarked in ``listed``); returns ``(index, count)`` with the
+    list's new length."""
     best = -1
-    for e in range(times.shape[0]):
-        if times[e] >= 0.0 and (best < 0 or times[e] < times[best]):
+    kept = 0
+    for r in range(count):
+        e = pending[r]
+        if times[e] < 0.0:
+            listed[e] = 0
+            continue
+        pending[kept] = e
+        kept += 1
+        if best < 0 or times[e] < times[best] or (times[e] == times[best] and e < best):
             best = e
-    return best
+    return best, kept
 
 
 @njit
@@ -179,16 +213,29 @@ def fast_pair_impacts(fast, frac, bodies, pieces, rule, one_way, params, scratch
     float64 (s, 2): the shapes' one-way directions; ``params``: ``(slop, safety)`` as for
     ``solve_continuous``; ``scratch``, ``center``: its TOI scratch arrays. Returns how
     many pair impacts were applied. See the module docstring for the algorithm.
+
+    Only the pairs with a pending impact are searched for the earliest, and an applied
+    impact times again only the pairs of its two bodies (Box2D's smash, 4,700 fast
+    boxes and 27,000 candidate pairs: scanning every pair at each of 300 impacts took
+    20-50 ms of a step).
     """
     idx, box = _fast_pieces(fast, bodies, pieces, params[0])
     keys = _candidate_keys(idx, box, bodies, pieces, rule, one_way)
     body = pieces.body
     times = np.empty(keys.shape[0])
+    pending = np.empty(keys.shape[0], np.int64)  # the pairs that may have an impact
+    listed = np.zeros(keys.shape[0], np.uint8)
+    count = 0
     for e in range(keys.shape[0]):
         times[e] = _pair_time(keys[e], frac, bodies, pieces, params, scratch, center)
+        if times[e] >= 0.0:
+            pending[count] = e
+            listed[e] = 1
+            count += 1
+    first, pair = _pairs_of_bodies(keys, body, frac.shape[0])
     applied = 0
     while True:
-        e = _earliest(times)
+        e, count = _earliest(times, pending, listed, count)
         if e < 0:
             return applied
         t = times[e]
@@ -197,12 +244,18 @@ def fast_pair_impacts(fast, frac, bodies, pieces, rule, one_way, params, scratch
         frac[i] = min(frac[i], t)
         frac[j] = min(frac[j], t)
         applied += 1
-        for k in range(keys.shape[0]):
-            if times[k] == _DONE:
-                continue
-            a = body[keys[k] >> 32]
-            b = body[keys[k] & 0xFFFFFFFF]
-            if (a == i and b == j) or (a == j and b == i):
-                times[k] = _DONE
-            elif a == i or a == j or b == i or b == j:
+        for m in (i, j):
+            for r in range(first[m], first[m + 1]):
+                k = pair[r]
+                if times[k] == _DONE:
+                    continue
+                a = body[keys[k] >> 32]
+                b = body[keys[k] & 0xFFFFFFFF]
+                if (a == i and b == j) or (a == j and b == i):
+                    times[k] = _DONE
+                    continue
                 times[k] = _pair_time(keys[k], frac, bodies, pieces, params, scratch, center)
+                if times[k] >= 0.0 and listed[k] == 0:
+                    pending[count] = k
+                    listed[k] = 1
+                    count += 1
