@@ -58,6 +58,39 @@ def merge_pairs(keys, rows, new_keys):
 
 
 @njit
+def spread_rows(rows, old_keys, keys):
+    """Move the rows of ``old_keys`` (sorted, unique: ``rows[:len(old_keys)]``) to their
+    pairs' places in ``keys`` (sorted, a superset of them), in place, and zero the rows
+    of the pairs that are new.
+
+    A pair's place in the superset is never before its place among the old keys, so
+    walking both from the end moves each row at most once, forwards, without a copy
+    (Box2D's smash with 2,400 bodies asleep: a copy, a zeroing and a scatter of
+    40,000 rows of 256 bytes took 4.5 ms a step).
+
+    Examples
+    --------
+    >>> rows = np.array([[1.0], [2.0], [9.0], [9.0]])
+    >>> spread_rows(rows, np.array([3, 7], np.int64), np.array([1, 3, 5, 7], np.int64))
+    >>> rows.ravel().tolist()
+    [0.0, 1.0, 0.0, 2.0]
+    """
+    j = keys.shape[0] - 1
+    for i in range(old_keys.shape[0] - 1, -1, -1):
+        while keys[j] != old_keys[i]:
+            for c in range(rows.shape[1]):
+                rows[j, c] = 0.0
+            j -= 1
+        if j != i:
+            for c in range(rows.shape[1]):  # element by element: see _jit.py, "Compile time"
+                rows[j, c] = rows[i, c]
+        j -= 1
+    for r in range(j + 1):
+        for c in range(rows.shape[1]):
+            rows[r, c] = 0.0
+
+
+@njit
 def compact_pairs(keys, rows, bodies, keep):
     """Move the pairs with ``keep[i] != 0`` to the front, in order; return their count.
 

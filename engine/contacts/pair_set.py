@@ -127,10 +127,8 @@ class PairSet:
             old = self.keys
             self.keys, self.hist = _pairs.merge_pairs(self.keys, self.hist, new_keys)
             if carry_rows and self.keys is not old:
-                rows = self.rows.copy()
-                self.reserve()
-                self.rows[:] = 0.0
-                self.rows[np.searchsorted(self.keys, old)] = rows
+                self.reserve()  # (keeps the old rows in front)
+                _pairs.spread_rows(self.rows, old, self.keys)
 
     def update(self, bodies, pieces, params):
         """The narrowphase stage: a manifold for every pair (``narrowphase.update_contacts``).
