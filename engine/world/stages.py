@@ -124,8 +124,10 @@ def resting(state):
     if (state.awake != 0 or not state.sleeping or state.placed or state.pending_ends
             or state.pending_sensor_ends or state.handlers):
         return False
-    state.begun = state.ended = NOTHING
-    state.contact_events = NO_EVENTS
+    if (state.contact_events is not NO_EVENTS or state.begun is not NOTHING
+            or state.ended is not NOTHING):  # (else set already)
+        state.begun = state.ended = NOTHING
+        state.contact_events = NO_EVENTS
     state.sensor_events = NO_SENSOR_EVENTS
     return True
 

@@ -36,6 +36,8 @@ from .body_type import BodyType
 from .shape_handle import ShapeHandle
 from .state import WorldState
 
+_MAX_DT = K.MAX_DT  # (read on every step)
+
 __all__ = ["World", "ShapeHandle"]
 
 _MIXING = {"box2d": MIX_BOX2D, "pymunk": MIX_PYMUNK}
@@ -311,11 +313,12 @@ class World(WorldBulk, WorldEvents, WorldQueries, WorldJoints, AngularJoints, Jo
             (thousands of bodies created at one point): raised before any body moves;
             remove or spread bodies and step again.
         """
-        if not (type(dt) is float and 0.0 < dt <= K.MAX_DT):  # (the common case checked inline)
+        if not (type(dt) is float and 0.0 < dt <= _MAX_DT):  # (the common case checked inline)
             dt = as_between(as_positive(dt, "dt"), "dt", 0.0, K.MAX_DT, "s")
         state = self._state
-        state.check_unlocked()
-        if stages.resting(state):  # everything sleeps: a step costs nothing
+        if state.locked:
+            state.check_unlocked()  # raises
+        if state.awake == 0 and stages.resting(state):  # everything sleeps: a step costs nothing
             if state.broken.size:
                 state.broken = np.empty(0, np.int64)
             if state.post_step:
