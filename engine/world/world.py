@@ -36,8 +36,6 @@ from .body_type import BodyType
 from .shape_handle import ShapeHandle
 from .state import WorldState
 
-_MAX_DT = K.MAX_DT  # (read on every step)
-
 __all__ = ["World", "ShapeHandle"]
 
 _MIXING = {"box2d": MIX_BOX2D, "pymunk": MIX_PYMUNK}
@@ -313,7 +311,7 @@ class World(WorldBulk, WorldEvents, WorldQueries, WorldJoints, AngularJoints, Jo
             (thousands of bodies created at one point): raised before any body moves;
             remove or spread bodies and step again.
         """
-        if not (type(dt) is float and 0.0 < dt <= _MAX_DT):  # (the common case checked inline)
+        if not (type(dt) is float and 0.0 < dt <= K.MAX_DT):  # (the common case checked inline)
             dt = as_between(as_positive(dt, "dt"), "dt", 0.0, K.MAX_DT, "s")
         state = self._state
         if state.locked:
