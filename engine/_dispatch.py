@@ -7,23 +7,33 @@ step: measured on a 4-body world, 9 us against 3 us for ``refresh_proxies`` and 
 against 2.4 us for ``update_contacts`` (the rest is unboxing the arrays), a dozen
 microseconds a step in all.
 
-:class:`StageKernel` skips the typing when it may: a call whose arguments are the very
-objects of the last call that went through the dispatcher (``is``, element by element)
-has the same types (tuples are immutable; an array's dtype, dimensions and layout never
-change, and the engine never makes its own arrays read-only), so it goes straight to
-the compiled entry point that call used. Any other call goes through the dispatcher,
-which checks and, if need be, compiles, exactly as before. The world state keeps the
-argument tuples it hands the stages (``WorldState.body_arrays`` and the like) until a
-store changes, which is what makes the fast path the common one.
+:class:`StageKernel` skips the typing when it may. A call whose arguments are the very
+objects of the last call (``is``, element by element) has the same types: tuples are
+immutable, and an array's dtype, dimensions and layout never change. An argument that
+is a new object (the pairs' arrays after pairs were added, a buffer resized) is compared
+by its fingerprint, the compact description of its Numba type that Numba's own
+dispatcher computes in C (about 0.1 us an array): the same class and fingerprint mean
+the same type. Either way the call goes straight to the compiled entry point the last
+checked call used. Any other call goes through the dispatcher, which checks and, if need
+be, compiles, exactly as before. The world state keeps the argument tuples it hands the
+stages (``WorldState.body_arrays`` and the like) until a store changes, which makes the
+identity test the common one. (A fingerprint does not record whether an array is
+aligned; the engine makes no misaligned arrays, and x86 loads them anyway.)
 """
 import operator
+
+try:  # the C function Numba's dispatcher types arguments with (a private module)
+    from numba._dispatcher import compute_fingerprint
+except ImportError:  # pragma: no cover - another Numba: every new argument is checked
+    def compute_fingerprint(value):
+        raise TypeError("no fingerprints")
 
 __all__ = ["StageKernel"]
 
 
 class StageKernel:
-    """``kernel`` called through its compiled entry point while the arguments are the
-    objects of the last checked call (see the module docstring).
+    """``kernel`` called through its compiled entry point while the arguments have the
+    types of the last checked call (see the module docstring).
 
     Examples
     --------
@@ -32,7 +42,9 @@ class StageKernel:
     >>> a = np.arange(4.0)
     >>> float(total(a)), float(total(a))  # checked by Numba, then straight through
     (6.0, 6.0)
-    >>> float(total(np.ones(3, np.int64)))  # new arguments: Numba checks them again
+    >>> float(total(np.arange(5.0)))  # a new array of the same type: straight through
+    10.0
+    >>> float(total(np.ones(3, np.int64)))  # another type: Numba checks it again
     3.0
     """
 
@@ -40,22 +52,27 @@ class StageKernel:
 
     def __init__(self, kernel):
         self.kernel = kernel
-        # (the last checked arguments, the entry point they took): one attribute, set in
-        # one assignment, so the two always belong together. The arguments are held, so
-        # that no other object can take their ids meanwhile.
-        self.memo = ((), None)
+        # (the last arguments, the entry point their types take, their fingerprints as
+        # far as worked out): one attribute, set in one assignment, so the three always
+        # belong together. The arguments are held, so that no other object can take
+        # their ids meanwhile.
+        self.memo = ((), None, [])
         # The entry point of the kernel's first overload, looked up once: iterating
         # ``overloads`` (an OrderedDict keyed by Numba types) hashes those types again,
         # which for twenty-odd array types costs about 100 us.
         self.single = None
 
     def __call__(self, *args):
-        last, entry = self.memo
+        last, entry, prints = self.memo
         same = len(args) == len(last) and all(map(operator.is_, args, last))
+        if not same and len(args) == len(last):
+            same = _same_types(args, last, prints)
+            if same and entry is not None:
+                self.memo = (args, entry, prints)
         if same and entry is not None:
             return entry(*args)
         result = self.kernel(*args)
-        self.memo = (args, self._entry_for(args, same))
+        self.memo = (args, self._entry_for(args, same), [None] * len(args))
         return result
 
     def _entry_for(self, args, again):
@@ -63,9 +80,9 @@ class StageKernel:
         Python under ``NUMBA_DISABLE_JIT``, or not worked out): then the next call goes
         through the dispatcher again. With one overload (the common case) it is that
         one. With several (``step_bodies`` with and without joints), the one of the
-        arguments' types, worked out in Python (about 100 us) only when the same
-        arguments came ``again``: a world whose stores change every step would pay
-        that on every step."""
+        arguments' types, worked out in Python (about 100 us) only when arguments of the
+        same types came ``again``: a world whose argument types change every step would
+        pay that on every step."""
         overloads = getattr(self.kernel, "overloads", None)
         if not overloads:
             return None
@@ -81,3 +98,29 @@ class StageKernel:
             return None
         found = overloads.get(key)
         return None if found is None else found.entry_point
+
+
+def _same_types(args, last, prints):
+    """Whether ``args`` have the Numba types of ``last``, by the fingerprints Numba's
+    dispatcher types arguments by (``prints`` caches those of ``last``, filled as needed).
+
+    Only the arguments that are not the very objects of ``last`` are looked at; each must
+    be of the same Python class (a named tuple's fingerprint names its class but is not
+    tied to it) with the same fingerprint: the dtype, dimensions, layout and writability
+    of every array in it, the kind of every scalar. Anything Numba cannot fingerprint
+    counts as different, and goes through the dispatcher.
+    """
+    try:
+        for k, (new, old) in enumerate(zip(args, last)):
+            if new is old:
+                continue
+            if type(new) is not type(old):
+                return False
+            known = prints[k]
+            if known is None:
+                known = prints[k] = compute_fingerprint(old)
+            if compute_fingerprint(new) != known:
+                return False
+    except Exception:  # noqa: BLE001 - no fingerprint for this kind of object
+        return False
+    return True

@@ -1,5 +1,6 @@
-"""StageKernel (engine/_dispatch.py): the fast path is taken only with the very objects
-of the last checked call, and it gives what the dispatcher gives."""
+"""StageKernel (engine/_dispatch.py): the fast path is taken only with arguments of the
+types of the last checked call (the same objects, or the same classes and Numba
+fingerprints), and it gives what the dispatcher gives."""
 import numba
 import numpy as np
 
@@ -9,7 +10,7 @@ from engine.contacts import pair_set
 from engine.world import stages
 
 
-def test_same_objects_take_the_entry_point_and_others_the_dispatcher():
+def test_arguments_of_the_same_types_take_the_entry_point_and_others_the_dispatcher():
     calls = []
 
     @numba.njit
@@ -19,18 +20,44 @@ def test_same_objects_take_the_entry_point_and_others_the_dispatcher():
     kernel = StageKernel(total)
     a = np.arange(5.0)
     assert kernel(a, 2.0) == 20.0
-    last, entry = kernel.memo
+    last, entry, _ = kernel.memo
     assert last[0] is a and entry is not None
-    kernel.memo = (last, lambda *args: calls.append(args) or -1.0)  # spy on the fast path
+    spy = lambda *args: calls.append(args) or -1.0  # noqa: E731
+    kernel.memo = (last, spy, [None, None])  # spy on the fast path
     assert kernel(a, last[1]) == -1.0 and len(calls) == 1  # the same objects: fast path
-    assert kernel(a.copy(), last[1]) == 20.0  # an equal but new array: checked again
-    assert kernel.memo[0][0] is not a
+    assert kernel(a.copy(), 3.0) == -1.0 and len(calls) == 2  # new, of the same types: too
+    frozen = a.copy()
+    frozen.setflags(write=False)
+    # each of these has another Numba type: the dispatcher, which compiles it
+    for other, want in ((a[::2], 12.0), (frozen, 20.0), (np.arange(4), 12.0),
+                        (np.ones((2, 2)), 8.0)):
+        kernel.memo = (last, spy, [None, None])
+        assert kernel(other, 2.0) == want and len(calls) == 2, other
+    assert kernel(a, 2) == 20.0  # an int where a float was: checked, and compiled
     ints = np.arange(4)
-    assert kernel(ints, 1.0) == 6.0  # a second signature: checked by Numba,
+    assert kernel(ints, 1.0) == 6.0  # a signature seen before: checked by Numba,
     assert kernel.memo[1] is None  # its entry point not worked out for one call,
-    assert kernel(ints, 1.0) == 6.0 and kernel.memo[1] is not None  # but for a second
+    assert kernel(ints.copy(), 1.0) == 6.0 and kernel.memo[1] is not None  # but for a second
     assert kernel(ints, 1.0) == 6.0
     assert kernel(a, 2.0) == 20.0 and kernel(a, 2.0) == 20.0  # and back to the first
+
+
+def test_a_named_tuple_of_another_class_is_checked_even_with_the_same_fingerprint():
+    from collections import namedtuple
+    First = namedtuple("Pair", "a b")
+    Second = namedtuple("Pair", "a b")  # the same name and fields: the same fingerprint
+
+    @numba.njit
+    def first(p):
+        return p.a.sum() + p.b
+
+    kernel = StageKernel(first)
+    x = np.ones(3)
+    assert kernel(First(x, 1.0)) == 4.0
+    calls = []
+    kernel.memo = (kernel.memo[0], lambda *args: calls.append(args) or -1.0, [None])
+    assert kernel(First(x.copy(), 2.0)) == -1.0 and len(calls) == 1  # same class: fast
+    assert kernel(Second(x, 2.0)) == 5.0 and len(calls) == 1  # another class: checked
 
 
 def test_a_plain_python_function_is_always_called_directly():

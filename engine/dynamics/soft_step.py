@@ -32,7 +32,7 @@ import math
 
 import numpy as np
 
-from .._jit import copy_items, copy_rows, njit, njit_inline
+from .._jit import borrowed, copy_items, copy_rows, njit, njit_inline
 from .coloring import order_contacts
 from .contact_solver import push_deep, relax, restitution, solve, warm_start
 from .integrate import cap_velocities, integrate_free, integrate_positions, integrate_velocities
@@ -102,7 +102,7 @@ def _start_state(vel, angvel):
 @njit_inline
 def _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, which):
     """The joints' part of a substep pass: 0 warm start, 1 solve (biased), 2 relax."""
-    J, jorder, jstarts, ja, jb = joints
+    J, jorder, jstarts, ja, jb = borrowed(joints)  # (the caller keeps them alive)
     if jstarts[BUCKETS] == 0:
         return
     if which == 0:
@@ -126,6 +126,12 @@ def _substeps(bodies, stype, params, h, in_contact, state, center, center0, work
     world without joints: then Numba prunes the joint calls and never compiles the
     joint kernels (about 17 s of a first run's compile), which is why this is a
     separately compiled function and not inlined."""
+    # No atomic counts on the arrays handed to the passes, 5 to 8 calls per substep
+    # (the caller keeps every one of them alive for this call).
+    # (``joints`` stays as it is: Numba prunes the joint calls only while it is the
+    # argument itself.)
+    bodies, stype, params, in_contact, state, center, center0, work, wa, wb = borrowed(
+        (bodies, stype, params, in_contact, state, center, center0, work, wa, wb))
     substeps, gravity, hertz, zeta = params.substeps, params.gravity, params.hertz, params.zeta
     pushout, impact_gap, max_speed, max_rotation = (params.pushout, params.impact_gap,
                                                     params.max_speed, params.max_rotation)

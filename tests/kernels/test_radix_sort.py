@@ -2,7 +2,7 @@
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from engine.broadphase.key_sort import sort_keys
+from engine.broadphase.key_sort import SMALL_SORT, sort_keys
 
 
 @settings(max_examples=60, deadline=None)
@@ -21,3 +21,12 @@ def test_sorts_any_non_negative_int64():
     out = keys.copy()
     sort_keys(out)
     assert out.tolist() == sorted(keys.tolist())
+
+
+@settings(max_examples=80, deadline=None)
+@given(keys=st.lists(st.integers(0, 2**63 - 1) | st.integers(0, 5), max_size=SMALL_SORT + 3))
+def test_sorts_a_few_keys_either_way(keys):
+    """Both sides of SMALL_SORT: insertion below, radix above (duplicates and all)."""
+    out = np.array(keys, np.int64)
+    sort_keys(out)
+    assert out.tolist() == sorted(keys)
