@@ -30,7 +30,7 @@ alone would only give a bound (``polygon_sat.py``).
 """
 import math
 
-from .._jit import njit_exact as njit, njit_inline
+from .._jit import borrowed, njit_exact as njit, njit_inline
 # The record layout is re-exported: callers read manifolds through this module.
 from .clip import (M_COUNT, M_ID1, M_ID2, M_NX, M_NY, M_P1X, M_P1Y, M_P2X, M_P2Y,  # noqa: F401
                    M_S1, M_S2, M_SEP, MANIFOLD_SIZE, record_to_world)
@@ -286,6 +286,9 @@ def collide_pieces(verts, norms, ghost, sa, ka, ra, pose_a, sb, kb, rb, pose_b, 
     -------
     int: the number of contact points (0 means no contact within ``margin``).
     """
+    # No atomic counts on the arrays (the caller keeps them alive; once per pair a step).
+    verts, norms, ghost, scratch_v, scratch_n, out = borrowed(
+        (verts, norms, ghost, scratch_v, scratch_n, out))
     # Kinds out of canonical order: solve B against A and turn the normal around.
     swapped = _kind(ka) > _kind(kb)
     if swapped:

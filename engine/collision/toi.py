@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from .._jit import njit, njit_inline
+from .._jit import borrowed, njit, njit_inline
 from ..geometry.convex import convex_distance
 
 MAX_ITERATIONS = 50  # conservative advancement steps before giving up (stopping early)
@@ -80,6 +80,7 @@ def cores_overlap(v, s1, k1, s2, k2):
     boundaries cross; ``convex_distance`` measures boundaries only, so this decides
     whether its answer is a distance or an overlap.
     """
+    v = borrowed(v)  # (the caller keeps it alive)
     if k1 >= 3:
         for j in range(s2, s2 + k2):
             if _inside(v, s1, k1, v[j, 0], v[j, 1]):
@@ -139,6 +140,8 @@ def piece_toi(verts_a, sa, ka, sweep_a, verts_b, sb, kb, sweep_b, target, tol, s
     than the true first contact; if ``MAX_ITERATIONS`` runs out (slow grazing rotation)
     the time reached so far is returned, which is early, never late.
     """
+    # no atomic counts on the arrays (the caller keeps them alive; once per candidate pair)
+    verts_a, verts_b, scratch = borrowed((verts_a, verts_b, scratch))
     ta_x = sweep_a[3] - sweep_a[0]
     ta_y = sweep_a[4] - sweep_a[1]
     tb_x = sweep_b[3] - sweep_b[0]

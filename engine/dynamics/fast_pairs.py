@@ -31,7 +31,7 @@ touching and the solver resolves the collision.
 """
 import numpy as np
 
-from .._jit import copy_items, njit, njit_inline
+from .._jit import borrowed, copy_items, njit, njit_inline
 from ..broadphase.filter_rule import pair_admitted
 from ..broadphase.key_sort import sort_keys
 from ..constants import LANE_WIDTH
@@ -221,6 +221,9 @@ def fast_pair_impacts(fast, frac, bodies, pieces, rule, one_way, params, scratch
     boxes and 27,000 candidate pairs: scanning every pair at each of 300 impacts took
     20-50 ms of a step).
     """
+    # no atomic counts on the arguments in the loops below (the caller keeps them alive)
+    fast, frac, bodies, pieces, rule, one_way, scratch, center = borrowed(
+        (fast, frac, bodies, pieces, rule, one_way, scratch, center))
     idx, box = _fast_pieces(fast, bodies, pieces, params[0])
     keys = _candidate_keys(idx, box, bodies, pieces, rule, one_way)
     body = pieces.body
