@@ -118,9 +118,29 @@ def _same_types(args, last, prints):
                 return False
             known = prints[k]
             if known is None:
-                known = prints[k] = compute_fingerprint(old)
-            if compute_fingerprint(new) != known:
+                known = prints[k] = _fingerprint(old)
+            if _fingerprint(new) != known:
                 return False
     except Exception:  # noqa: BLE001 - no fingerprint for this kind of object
         return False
     return True
+
+
+# The last few objects fingerprinted, by id, each held so that its id cannot be reused
+# meanwhile: the world state hands the same tuple of body columns to four stage kernels
+# in a step, and after bodies are added or removed each would fingerprint its 28 arrays
+# again (2-4 us). Few, so that few old arrays are kept alive.
+_RECENT = {}
+_RECENT_SIZE = 8
+
+
+def _fingerprint(value):
+    """``compute_fingerprint(value)``, remembered for the last few objects."""
+    seen = _RECENT.get(id(value))
+    if seen is not None and seen[0] is value:
+        return seen[1]
+    found = compute_fingerprint(value)
+    if len(_RECENT) >= _RECENT_SIZE:
+        _RECENT.clear()
+    _RECENT[id(value)] = (value, found)
+    return found
