@@ -120,3 +120,69 @@ def compact_rows(rows, keep):
                     rows[k, c] = rows[i, c]
             k += 1
     return k
+
+
+@njit
+def partners_of_body(keys, piece_body, row):
+    """The body rows paired with body ``row`` in the pair ``keys`` (``piece_body``: each
+    piece's body row), once per pair, in key order.
+
+    Examples
+    --------
+    >>> keys = np.array([(0 << 32) | 1, (1 << 32) | 2, (2 << 32) | 3], np.int64)
+    >>> partners_of_body(keys, np.array([5, 6, 7, 5]), 5).tolist()
+    [6, 7]
+    """
+    out = np.empty(keys.shape[0], np.int64)
+    n = 0
+    for k in range(keys.shape[0]):
+        ba = piece_body[keys[k] >> PIECE_BITS]
+        bb = piece_body[keys[k] & PIECE_MASK]
+        if ba == row and bb != row:
+            out[n] = bb
+            n += 1
+        elif bb == row and ba != row:
+            out[n] = ba
+            n += 1
+    return out[:n]
+
+
+@njit
+def pairs_kept_without(keys, pieces):
+    """uint8 (m,) flags of the pair ``keys`` that involve none of ``pieces`` (a few piece
+    rows), and how many do involve one.
+
+    Examples
+    --------
+    >>> keys = np.array([(0 << 32) | 1, (1 << 32) | 2, (2 << 32) | 3], np.int64)
+    >>> keep, gone = pairs_kept_without(keys, np.array([3], np.int64))
+    >>> keep.tolist(), gone
+    ([1, 1, 0], 1)
+    """
+    keep = np.ones(keys.shape[0], np.uint8)
+    gone = 0
+    for k in range(keys.shape[0]):
+        a = keys[k] >> PIECE_BITS
+        b = keys[k] & PIECE_MASK
+        for p in pieces:
+            if a == p or b == p:
+                keep[k] = 0
+                gone += 1
+                break
+    return keep, gone
+
+
+@njit
+def keys_involve(keys, item):
+    """Whether any pair key ``(a << 32) | b`` of ``keys`` has ``item`` as ``a`` or ``b``
+    (piece-pair and shape-pair keys alike).
+
+    Examples
+    --------
+    >>> keys_involve(np.array([(4 << 32) | 7], np.int64), 7), keys_involve(np.array([5], np.int64), 7)
+    (True, False)
+    """
+    for k in range(keys.shape[0]):
+        if keys[k] >> PIECE_BITS == item or keys[k] & PIECE_MASK == item:
+            return True
+    return False

@@ -12,6 +12,7 @@ from .. import constants as K
 from . import sleeping
 from ..broadphase.proxies import fat_box
 from ..constants import DYNAMIC, STATIC
+from ..contacts.pair_keys import keys_involve, pairs_kept_without
 from ..geometry.mass import combine, min_extent
 
 __all__ = ["compact_geometry", "new_shape_id", "write_filter", "set_sensor", "free_shape_id", "attach_pieces", "detach_pieces", "reinsert_pieces", "update_mass",
@@ -66,7 +67,7 @@ def free_shape_id(state, sid):
     next step's events."""
     for keys, ended in (("touching", "pending_ends"), ("overlapping", "pending_sensor_ends")):
         current = getattr(state, keys)
-        if current.size == 0:
+        if current.size == 0 or not keys_involve(current, sid):
             continue
         mine = ((current >> 32) == sid) | ((current & 0xFFFFFFFF) == sid)
         if mine.any():
@@ -76,7 +77,8 @@ def free_shape_id(state, sid):
                 for k in current[mine]:
                     a, b = int(k >> 32), int(k & 0xFFFFFFFF)
                     state.removed_handles[int(k)] = (state.shape_handles[a], state.shape_handles[b])
-    state.one_way_count -= int(state.shapes.one_way[sid].any())
+    if state.one_way_count:
+        state.one_way_count -= int(state.shapes.one_way[sid].any())
     state.shape_handles[sid] = None
     state.shapes.release(sid)
 
@@ -124,12 +126,9 @@ def detach_pieces(state, pieces):
         state.tree_of(p).remove(int(state.pieces.node[p]))
         state.pieces.release(p)
     if len(state.pairs):
-        a, b = state.pairs.pieces()
-        gone = np.zeros(a.shape, bool)
-        for p in pieces:  # a shape has few pieces: cheaper than np.isin's sorting
-            gone |= (a == p) | (b == p)
-        if gone.any():
-            state.pairs.keep(~gone)
+        keep, gone = pairs_kept_without(state.pairs.keys, np.asarray(pieces, np.int64))
+        if gone:
+            state.pairs.keep(keep)
     if state.free_vertices > max(64, state.geometry.used // 2):
         compact_geometry(state)
     state.touch(shapes=True)
@@ -171,9 +170,9 @@ def reinsert_pieces(state, pieces, moved_trees=False):
 def _leaf_box(state, p):
     """Piece ``p``'s box in its tree: its fat box, moved along x by its body's lane
     offset (``constants.LANE_WIDTH``; 0 outside a ``WorldBatch``)."""
-    f = state.pieces.fat[p]
-    shift = state.bodies.lane[state.pieces.body[p]] * K.LANE_WIDTH
-    return (f[0] + shift, f[1], f[2] + shift, f[3])
+    x0, y0, x1, y1 = state.pieces.fat[p].tolist()  # (floats: no NumPy scalar arithmetic)
+    shift = int(state.bodies.lane[state.pieces.body[p]]) * K.LANE_WIDTH
+    return (x0 + shift, y0, x1 + shift, y1)
 
 
 def refilter_pairs(state, pieces):
@@ -198,12 +197,13 @@ def drop_pairs_of_body(state, row):
 
 
 def _fat_box(state, p):
+    """Piece ``p``'s fat box at its body's pose, ``(x0, y0, x1, y1)``."""
     P, b = state.pieces, state.bodies
     i = P.body[p]
     c, s = math.cos(b.angle[i]), math.sin(b.angle[i])
-    return np.array(fat_box(state.geometry.verts, P.start[p], P.count[p], P.radius[p],
-                            b.pos[i, 0], b.pos[i, 1], c, s, b.btype[i] == STATIC,
-                            K.SPECULATIVE_DISTANCE, K.AABB_MARGIN, K.AABB_MARGIN_FRACTION))
+    return fat_box(state.geometry.verts, P.start[p], P.count[p], P.radius[p],
+                   b.pos[i, 0], b.pos[i, 1], c, s, b.btype[i] == STATIC,
+                   K.SPECULATIVE_DISTANCE, K.AABB_MARGIN, K.AABB_MARGIN_FRACTION)
 
 
 def write_mass(b, rows, dynamic, mass, inertia):

@@ -5,6 +5,7 @@ import numpy as np
 
 from ..constants import DYNAMIC
 from ..contacts.layout import C_COUNT
+from ..contacts.pair_keys import partners_of_body
 from ..joints.layout import FILTER
 
 __all__ = ["wake", "wake_neighbours", "wake_joined", "wake_all", "sleep_island", "sleep_columns", "sleep_links"]
@@ -49,13 +50,13 @@ def wake_neighbours(state, i):
     wake(state, i)
     if len(state.pairs) == 0:
         return
-    a, b = state.pairs.pieces()
-    body = state.pieces.body
-    ba, bb = body[a], body[b]
-    near = np.concatenate([bb[ba == i], ba[bb == i]])
+    near = partners_of_body(state.pairs.keys, state.pieces.body, i)
+    if near.size == 0:
+        return
     state.bodies.sleep_time[near] = 0.0  # what wake() does to an awake body
-    for k in np.unique(near[state.bodies.asleep[near] != 0]):
-        wake(state, int(k))
+    if state.asleep_count:
+        for k in np.unique(near[state.bodies.asleep[near] != 0]):
+            wake(state, int(k))
 
 
 def wake_joined(state, i):
