@@ -32,7 +32,7 @@ import time
 
 import numba
 
-__all__ = ["write_perf_map"]
+__all__ = ["settled_world", "write_perf_map"]
 
 
 def _text_symbols(obj):
@@ -97,18 +97,25 @@ def write_perf_map(path=None):
     return len(entries)
 
 
-def main(argv=None):
+def settled_world(spec, steps):
+    """The world of ``engine.scenes`` builder ``spec`` (``"name"`` or ``"name:size"``),
+    sleeping off, after ``steps`` steps of 1/60 s."""
     from engine import scenes
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--scene", default="tumbler")
-    p.add_argument("--seconds", type=float, default=20.0, help="how long to step after warming up")
-    args = p.parse_args(argv)
-    name, _, size = args.scene.partition(":")
+    name, _, size = spec.partition(":")
     factory = getattr(scenes, name)
     world = (factory(int(size)) if size else factory()).build()[0]
     world.sleeping = False
-    for _ in range(60):
+    for _ in range(steps):
         world.step(1 / 60)
+    return world
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--scene", default="tumbler", help="an engine.scenes builder[:size]")
+    p.add_argument("--seconds", type=float, default=20.0, help="how long to step after warming up")
+    args = p.parse_args(argv)
+    world = settled_world(args.scene, 60)
     print(f"profiling pid {os.getpid()} for {args.seconds:g} s", flush=True)
     start = time.perf_counter()
     while time.perf_counter() - start < args.seconds:

@@ -47,7 +47,6 @@ import time
 import numba
 import numpy as np
 
-from engine import scenes
 from engine._jit import borrowed
 from engine.body_state import S_DPX, S_DPY, S_QC, S_QS, S_VX, S_VY, S_W
 from engine.constants import STATIC
@@ -57,6 +56,8 @@ from engine.dynamics.solver_rows import (Q_ADJ, Q_NI, Q_NMASS, Q_QAC, Q_QAN, Q_Q
                                          Q_RNB, Q_RTA, Q_RTB, Q_STRIDE, Q_TI, Q_TMASS, W_COUNT,
                                          W_FRICTION, W_IA, W_IB, W_MA, W_MB, W_NX, W_NY,
                                          W_POINTS, W_SURFACE, WORK_SIZE, gather, relative_speed)
+
+from .perf_map import settled_world
 
 CHUNK = 520  # contacts a chunk holds: the length of every row (see the module docstring)
 # The fields of a chunk, each a row of CHUNK floats: the contact's, then each point's.
@@ -270,13 +271,7 @@ def main(argv=None):
     p.add_argument("--scene", default="pyramid:40", help="an engine.scenes builder[:size]")
     p.add_argument("--rounds", type=int, default=5)
     args = p.parse_args(argv)
-    name, _, size = args.scene.partition(":")
-    factory = getattr(scenes, name)
-    world = (factory(int(size)) if size else factory()).build()[0]
-    world.sleeping = False
-    for _ in range(90):
-        world.step(1 / 60)
-    work, wa, wb, state, stype = solver_rows(world)
+    work, wa, wb, state, stype = solver_rows(settled_world(args.scene, 90))
     chunks = colour_chunks(work, wa, wb, stype)
     scratch = np.zeros(VELOCITY_ROWS * CHUNK)
     inv_h = 60.0 * 7
