@@ -52,27 +52,26 @@ class StageKernel:
 
     def __init__(self, kernel):
         self.kernel = kernel
-        # (the last arguments, the entry point their types take, their fingerprints as
-        # far as worked out): one attribute, set in one assignment, so the three always
-        # belong together. The arguments are held, so that no other object can take
-        # their ids meanwhile.
-        self.memo = ((), None, [])
+        # (the last arguments, the entry point their types take): one attribute, set in
+        # one assignment, so the two always belong together. The arguments are held, so
+        # that no other object can take their ids meanwhile.
+        self.memo = ((), None)
         # The entry point of the kernel's first overload, looked up once: iterating
         # ``overloads`` (an OrderedDict keyed by Numba types) hashes those types again,
         # which for twenty-odd array types costs about 100 us.
         self.single = None
 
     def __call__(self, *args):
-        last, entry, prints = self.memo
+        last, entry = self.memo
         same = len(args) == len(last) and all(map(operator.is_, args, last))
         if not same and len(args) == len(last):
-            same = _same_types(args, last, prints)
+            same = _same_types(args, last)
             if same and entry is not None:
-                self.memo = (args, entry, prints)
+                self.memo = (args, entry)
         if same and entry is not None:
             return entry(*args)
         result = self.kernel(*args)
-        self.memo = (args, self._entry_for(args, same), [None] * len(args))
+        self.memo = (args, self._entry_for(args, same))
         return result
 
     def _entry_for(self, args, again):
@@ -100,9 +99,9 @@ class StageKernel:
         return None if found is None else found.entry_point
 
 
-def _same_types(args, last, prints):
+def _same_types(args, last):
     """Whether ``args`` have the Numba types of ``last``, by the fingerprints Numba's
-    dispatcher types arguments by (``prints`` caches those of ``last``, filled as needed).
+    dispatcher types arguments by.
 
     Only the arguments that are not the very objects of ``last`` are looked at; each must
     be of the same Python class (a named tuple's fingerprint names its class but is not
@@ -111,15 +110,10 @@ def _same_types(args, last, prints):
     counts as different, and goes through the dispatcher.
     """
     try:
-        for k, (new, old) in enumerate(zip(args, last)):
+        for new, old in zip(args, last):
             if new is old:
                 continue
-            if type(new) is not type(old):
-                return False
-            known = prints[k]
-            if known is None:
-                known = prints[k] = _fingerprint(old)
-            if _fingerprint(new) != known:
+            if type(new) is not type(old) or _fingerprint(new) != _fingerprint(old):
                 return False
     except Exception:  # noqa: BLE001 - no fingerprint for this kind of object
         return False

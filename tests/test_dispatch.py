@@ -20,10 +20,10 @@ def test_arguments_of_the_same_types_take_the_entry_point_and_others_the_dispatc
     kernel = StageKernel(total)
     a = np.arange(5.0)
     assert kernel(a, 2.0) == 20.0
-    last, entry, _ = kernel.memo
+    last, entry = kernel.memo
     assert last[0] is a and entry is not None
     spy = lambda *args: calls.append(args) or -1.0  # noqa: E731
-    kernel.memo = (last, spy, [None, None])  # spy on the fast path
+    kernel.memo = (last, spy)  # spy on the fast path
     assert kernel(a, last[1]) == -1.0 and len(calls) == 1  # the same objects: fast path
     assert kernel(a.copy(), 3.0) == -1.0 and len(calls) == 2  # new, of the same types: too
     frozen = a.copy()
@@ -31,7 +31,7 @@ def test_arguments_of_the_same_types_take_the_entry_point_and_others_the_dispatc
     # each of these has another Numba type: the dispatcher, which compiles it
     for other, want in ((a[::2], 12.0), (frozen, 20.0), (np.arange(4), 12.0),
                         (np.ones((2, 2)), 8.0)):
-        kernel.memo = (last, spy, [None, None])
+        kernel.memo = (last, spy)
         assert kernel(other, 2.0) == want and len(calls) == 2, other
     assert kernel(a, 2) == 20.0  # an int where a float was: checked, and compiled
     ints = np.arange(4)
@@ -55,7 +55,7 @@ def test_a_named_tuple_of_another_class_is_checked_even_with_the_same_fingerprin
     x = np.ones(3)
     assert kernel(First(x, 1.0)) == 4.0
     calls = []
-    kernel.memo = (kernel.memo[0], lambda *args: calls.append(args) or -1.0, [None])
+    kernel.memo = (kernel.memo[0], lambda *args: calls.append(args) or -1.0)
     assert kernel(First(x.copy(), 2.0)) == -1.0 and len(calls) == 1  # same class: fast
     assert kernel(Second(x, 2.0)) == 5.0 and len(calls) == 1  # another class: checked
 
