@@ -74,7 +74,7 @@ def sorted_difference(a, b):
 @njit
 def contact_speed(speed, gap, accel):
     """The approach speed at the instant a point's gap closed: its speed ``speed`` when it
-    was taken, carried over ``gap`` (``dynamics/solver_rows.Q_GAP``) under the approach
+    was taken, carried over ``gap`` (``dynamics/chunk_layout.O_GAP``) under the approach
     acceleration ``accel`` (m/s^2): ``sqrt(v^2 + 2 a gap)``.
 
     The integrator (semi-implicit Euler: velocity first, then position, substeps of

@@ -25,7 +25,7 @@ COLORS = 62
 
 
 @njit
-def order_contacts(rows, cba, cbb, inv_mass, inv_inertia, stype, order, touched):
+def order_contacts(rows, cba, cbb, inv_mass, inv_inertia, stype, order, touched, per_color):
     """Write the indices of the rows with points to ``order``, grouped by colour.
 
     Parameters
@@ -43,6 +43,9 @@ def order_contacts(rows, cba, cbb, inv_mass, inv_inertia, stype, order, touched)
         row order (deterministic).
     touched : uint8 (n,)
         Output: 1 for every body in an active row, else left as it was (pass zeros).
+    per_color : int64 (COLORS + 1,)
+        Output: the number of rows of each colour, in solve order; the last entry is
+        the overflow group's (rows that found every colour taken: not independent).
 
     Returns
     -------
@@ -52,7 +55,8 @@ def order_contacts(rows, cba, cbb, inv_mass, inv_inertia, stype, order, touched)
     n = inv_mass.shape[0]
     used = np.zeros(n, np.int64)  # bit c set: the body already has a contact of colour c
     color = np.empty(rows.shape[0], np.int32)
-    per_color = np.zeros(COLORS + 1, np.int64)
+    for c in range(COLORS + 1):
+        per_color[c] = 0
     count = 0
     for i in range(rows.shape[0]):
         a = cba[i]

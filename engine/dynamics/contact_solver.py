@@ -1,128 +1,110 @@
-"""The contact passes of the soft step (sequential impulses), over the solver rows.
+"""The contact passes of the soft step (sequential impulses), over colour chunks.
 
 Each substep runs ``warm_start`` (last impulses applied again), ``solve`` (the biased
 pass: soft contacts push penetration out; deep points by position alone, a split
-impulse), the position integration, then ``relax``
-(rigid, no push-out: removes the velocity the bias added, and solves friction); after
-the substeps, ``restitution``. The passes read and write the compact solver rows of
-``solver_rows.py`` and the bodies' velocities in ``state`` (``body_state.py``).
+impulse, ``push_deep``), the position integration, then ``relax`` (rigid, no push-out:
+removes the velocity the biased pass added, and solves friction); after the substeps,
+restitution. The substep passes read and write the contacts in colour chunks
+(``chunk_layout.py``): each chunk's bodies' velocities are gathered into a scratch,
+its contacts solved side by side in loops with no branch, which LLVM compiles to
+eight-wide SIMD code (Box2D's wide floats), and the velocities stored back.
+``restitution`` (``restitution.py``) runs once a step, one contact at a time.
 
-The per-contact and per-point steps are helpers inlined at Numba's IR level
-(``njit_inline``), so each compiled pass is one loop with the same fused multiply-adds
-as code written in one function. Helpers that take an array keep their control flow
-simple: ``_impact_speed`` loads its four values before it branches, and the point
-loops stay in the pass. With the loads inside its condition, and with the loops in
-helpers, Numba kept an atomic reference-count increment and decrement of the arrays per
-call (a pass went from 17 to 37 ns per contact). After changing a helper, check that the
-pass's ``inspect_llvm()`` calls no ``NRT_incref`` (compile fresh: cached code cannot be
-inspected).
+Branch-free means every choice is a selection both of whose sides are computed: a
+one-point manifold's second point is solved on zeros and its result dropped; the
+soft or rigid, speculative or touching treatment of a point is chosen by value. The
+arithmetic of each contact is the same, operation for operation, as solving the rows
+one at a time; within a colour the order does not matter (no two contacts move the
+same body), so the results are bit-identical to that.
+
+Within a chunk the normal impulses of every contact are solved before the friction of
+any: each contact's friction still follows its own normal impulses, as in Box2D.
 
 Sources: Box2D v3 ``src/contact_solver.c`` (``b2WarmStartContactsTask``,
-``b2SolveContact``, ``b2ApplyRestitutionTask``); Catto, "Solver2D" (2024).
+``b2SolveContact``, ``b2ApplyRestitutionTask``; the wide-float ``b2SolveContactTwoPointsTask``
+family in ``contact_solver.c``); Catto, "Solver2D" (2024).
 """
 import numpy as np
 
-from .._jit import njit, njit_inline
-from ..constants import RESTITUTION_SWEEPS, RESTITUTION_TOLERANCE, SPLIT_PUSHOUT_DEPTH
-from ..body_state import S_DPX, S_DPY, S_QC, S_QS, S_VX, S_VY, S_W
-from .solver_rows import (Q_ADJ, Q_GAP, Q_MAXNI, Q_NI, Q_NMASS, Q_QAC, Q_QAN, Q_QBC, Q_QBN, Q_RELV, Q_RNA,
-                          Q_RNB, Q_RTA, Q_RTB, Q_SEP, Q_STRIDE, Q_TI, Q_TMASS, Q_TOTNI, Q_TOTTI,
-                          W_COUNT, W_FRICTION, W_IA, W_IB, W_MA, W_MB, W_NX, W_NY, W_POINTS,
-                          W_RESTITUTION, W_ROLLI, W_ROLLING, W_SURFACE, relative_speed)
+from .._jit import borrowed, njit, njit_inline
+from ..constants import SPLIT_PUSHOUT_DEPTH
+from ..body_state import S_DPX, S_DPY, S_QC, S_QS
+from .chunk_layout import (CHUNK, O_ADJ, O_CHUNK, O_COUNT, O_FRICTION, O_GAP, O_IA, O_IB, O_MA,
+                           O_MAXNI, O_MB, O_NI, O_NMASS, O_NX, O_NY, O_P0, O_P1, O_QAC, O_QAN,
+                           O_QBC, O_QBN, O_RELV, O_RNA, O_RNB, O_ROLLI, O_ROLLING,
+                           O_RTA, O_RTB, O_SEP, O_SURFACE, O_TI, O_TMASS, O_TOTNI, O_TOTTI, V_DX,
+                           V_DY, V_QCA, V_QCB, V_QSA, V_QSB, V_VAX, V_VAY, V_VBX, V_VBY, V_WA,
+                           V_WB, gather_velocities, offset, store_velocities)
+from .solver_rows import relative_speed
+
+# What a call of ``contact_pass`` does (``which``).
+WARM_START = 0
+SOLVE = 1
+RELAX = 2
 
 
 @njit_inline
-def _store(state, body, inv_mass, inv_inertia, vx, vy, w):
-    """Write a body's velocity back, unless contacts cannot change it (static and
-    kinematic bodies): an unneeded store would chain every contact of the ground into
-    one sequence of store-to-load dependencies."""
-    if inv_mass != 0.0 or inv_inertia != 0.0:
-        state[body, S_VX] = vx
-        state[body, S_VY] = vy
-        state[body, S_W] = w
+def _pick(real, new, old):
+    """``new`` where ``real``, else ``old``, for a body pair's six velocities (a
+    selection, no branch)."""
+    return (new[0] if real else old[0], new[1] if real else old[1], new[2] if real else old[2],
+            new[3] if real else old[3], new[4] if real else old[4], new[5] if real else old[5])
 
 
 @njit_inline
-def _header(work, wa, wb, k):
-    """Row ``k``'s bodies, inverse masses and inertias, and normal:
-    ``(a, b, ma, mb, ia, ib, nx, ny)``."""
-    return (wa[k], wb[k], work[k, W_MA], work[k, W_MB], work[k, W_IA], work[k, W_IB],
-            work[k, W_NX], work[k, W_NY])
-
-
-@njit_inline
-def _velocities(state, a, b):
-    """``(vax, vay, wa, vbx, vby, wb)``: both bodies' velocities."""
-    return (state[a, S_VX], state[a, S_VY], state[a, S_W],
-            state[b, S_VX], state[b, S_VY], state[b, S_W])
-
-
-@njit
-def warm_start(work, wa, wb, state):
-    """Apply last step's accumulated impulses (start of every substep)."""
-    for k in range(work.shape[0]):
-        a, b, ma, mb, ia, ib, nx, ny = _header(work, wa, wb, k)
-        vax, vay, wa_, vbx, vby, wb_ = _velocities(state, a, b)
-        for p in range(int(work[k, W_COUNT])):
-            base = W_POINTS + p * Q_STRIDE
-            ni = work[k, base + Q_NI]
-            ti = work[k, base + Q_TI]
-            work[k, base + Q_TOTNI] += ni
-            work[k, base + Q_TOTTI] += ti
-            px = ni * nx + ti * ny
-            py = ni * ny - ti * nx
-            vax -= ma * px
-            vay -= ma * py
-            wa_ -= ia * (ni * work[k, base + Q_RNA] + ti * work[k, base + Q_RTA])
-            vbx += mb * px
-            vby += mb * py
-            wb_ += ib * (ni * work[k, base + Q_RNB] + ti * work[k, base + Q_RTB])
-        rolling = work[k, W_ROLLI]
-        if rolling != 0.0:  # the rolling impulse is warm-started within the step
-            wa_ -= ia * rolling
-            wb_ += ib * rolling
-        _store(state, a, ma, ia, vax, vay, wa_)
-        _store(state, b, mb, ib, vbx, vby, wb_)
-
-
-@njit_inline
-def _apply(imp, dx, dy, ra, rb, ma, mb, ia, ib, vax, vay, wva, vbx, vby, wvb):
+def _apply(imp, dx, dy, ra, rb, body, vel):
     """Velocities after an impulse ``imp`` along ``d``: ``-imp d`` on A, ``+imp d`` on B,
     with ``r = anchor x d`` on each side."""
+    ma, mb, ia, ib, _, _ = body
+    vax, vay, wva, vbx, vby, wvb = vel
     return (vax - ma * dx * imp, vay - ma * dy * imp, wva - ia * ra * imp,
             vbx + mb * dx * imp, vby + mb * dy * imp, wvb + ib * rb * imp)
 
 
 @njit_inline
-def _motion(state, a, b, nx, ny):
-    """What the separation prediction reads of the bodies' motion since the step began:
-    ``(dn, qca, qsa, qcb, qsb)``, ``dn`` B's translation relative to A's along the normal,
-    ``(qc, qs)`` each body's rotation (cos, sin)."""
-    dn = (state[b, S_DPX] - state[a, S_DPX]) * nx + (state[b, S_DPY] - state[a, S_DPY]) * ny
-    return dn, state[a, S_QC], state[a, S_QS], state[b, S_QC], state[b, S_QS]
+def _body(w, c):
+    """Contact ``c``'s inverse masses and inertias and normal: ``(ma, mb, ia, ib, nx, ny)``."""
+    return w[c + O_MA], w[c + O_MB], w[c + O_IA], w[c + O_IB], w[c + O_NX], w[c + O_NY]
 
 
 @njit_inline
-def _impact_speed(work, k, base, impact_gap, nx, ny, vax, vay, wva, vbx, vby, wvb):
-    """A point's normal speed before this contact's impulses: the impact speed, should a
-    point that started apart first push in this pass (see ``_note_push``). Only such
-    points that have not pushed yet this step need it; 0 for the others."""
-    most = work[k, base + Q_MAXNI]
-    sep = work[k, base + Q_SEP]
-    rna = work[k, base + Q_RNA]
-    rnb = work[k, base + Q_RNB]
-    vn = 0.0
-    if most == 0.0 and sep > impact_gap:
-        vn = relative_speed(vbx - vax, vby - vay, wva, wvb, nx, ny, rna, rnb)
-    return vn
+def _lane(v, k):
+    """Lane ``k``'s velocities ``(vax, vay, wa, vbx, vby, wb)`` from the scratch."""
+    return v[V_VAX + k], v[V_VAY + k], v[V_WA + k], v[V_VBX + k], v[V_VBY + k], v[V_WB + k]
 
 
 @njit_inline
-def _predicted_separation(work, k, base, dn, qca, qsa, qcb, qsb):
-    """A point's separation now, from the motion of its core points since the manifold
-    was made (off the velocity chain: positions only)."""
-    return (dn + (qcb * work[k, base + Q_QBN] + qsb * work[k, base + Q_QBC])
-            - (qca * work[k, base + Q_QAN] + qsa * work[k, base + Q_QAC]) + work[k, base + Q_ADJ])
+def _put(v, k, vel):
+    v[V_VAX + k], v[V_VAY + k], v[V_WA + k] = vel[0], vel[1], vel[2]
+    v[V_VBX + k], v[V_VBY + k], v[V_WB + k] = vel[3], vel[4], vel[5]
+
+
+@njit_inline
+def _warm_point(w, o, real, body, vel):
+    """Apply the accumulated impulses of the point at ``o`` again (where ``real``)."""
+    ma, mb, ia, ib, nx, ny = body
+    vax, vay, wva, vbx, vby, wvb = vel
+    ni = w[o + O_NI]
+    ti = w[o + O_TI]
+    w[o + O_TOTNI] += ni
+    w[o + O_TOTTI] += ti
+    px = ni * nx + ti * ny
+    py = ni * ny - ti * nx
+    new = (vax - ma * px, vay - ma * py, wva - ia * (ni * w[o + O_RNA] + ti * w[o + O_RTA]),
+           vbx + mb * px, vby + mb * py, wvb + ib * (ni * w[o + O_RNB] + ti * w[o + O_RTB]))
+    return _pick(real, new, vel)
+
+
+@njit_inline
+def _warm_lane(w, c, v, k):
+    """Warm-start contact ``c`` (lane ``k``): last step's impulses, and the rolling
+    impulse accumulated within this step."""
+    body = _body(w, c)
+    vel = _warm_point(w, c + O_P0, True, body, _lane(v, k))
+    vel = _warm_point(w, c + O_P1, w[c + O_COUNT] > 1.0, body, vel)
+    rolling = w[c + O_ROLLI]
+    rolled = (vel[0], vel[1], vel[2] - body[2] * rolling, vel[3], vel[4], vel[5] + body[3] * rolling)
+    _put(v, k, _pick(rolling != 0.0, rolled, vel))
 
 
 @njit_inline
@@ -131,8 +113,7 @@ def _point_softness(s, inv_h, soft, pushout, use_bias):
     (``s > 0``), the impulse may close exactly the gap in this substep; touching, the
     biased pass pushes out softly (at most ``pushout`` m/s) and the relax pass is rigid
     with no bias. A point deeper than ``SPLIT_PUSHOUT_DEPTH`` is rigid in both passes:
-    ``push_deep`` pushes it out by position alone. Selects rather than branches: whether
-    a point is speculative varies from contact to contact."""
+    ``push_deep`` pushes it out by position alone."""
     bias_rate, mass_scale, impulse_scale = soft
     spec = s > 0.0
     soft_point = use_bias and not spec and s >= -SPLIT_PUSHOUT_DEPTH
@@ -143,9 +124,233 @@ def _point_softness(s, inv_h, soft, pushout, use_bias):
 
 
 @njit_inline
-def _split_push(pseudo, a, b, ma, mb, ia, ib, nx, ny, rna, rnb, nmass, bias):
+def _separation(w, o, motion):
+    """The point's separation now, from the motion of its core points since the
+    manifold was made: ``motion = (dn, qca, qsa, qcb, qsb)``, B's displacement relative
+    to A's along the normal and each body's rotation (cos, sin)."""
+    dn, qca, qsa, qcb, qsb = motion
+    return (dn + (qcb * w[o + O_QBN] + qsb * w[o + O_QBC])
+            - (qca * w[o + O_QAN] + qsa * w[o + O_QAC]) + w[o + O_ADJ])
+
+
+@njit_inline
+def _normal_point(w, o, real, vn0, motion, body, vel, pass_):
+    """The normal impulse of the point at ``o`` (kept where ``real``); returns the
+    velocities after it and whether it is a real point deeper than
+    ``SPLIT_PUSHOUT_DEPTH``. ``vn0``: its normal speed before this contact's impulses,
+    the impact speed, should it push for the first time this step having started it
+    apart (``Q_GAP``: then also the gap hit events extrapolate that speed over).
+
+    The bodies meet now, after gravity sped them up since the step began: restitution
+    answers this impact speed, not the one the step started with. Points that started
+    touching keep their start speed: in a row of touching balls, the speed a push passed
+    down the row within this step is no impact (answering it as one, a struck row of
+    five came off with 2.2 times its energy).
+    """
+    inv_h, soft, pushout, impact_gap, use_bias, lead = pass_
+    _, _, _, _, nx, ny = body
+    vax, vay, wva, vbx, vby, wvb = vel
+    s = _separation(w, o, motion)
+    bias, ms, isc = _point_softness(s, inv_h, soft, pushout, use_bias)
+    rna = w[o + O_RNA]
+    rnb = w[o + O_RNB]
+    vn = relative_speed(vbx - vax, vby - vay, wva, wvb, nx, ny, rna, rnb)
+    acc = w[o + O_NI]
+    new = max(acc - w[o + O_NMASS] * (ms * vn + bias) - isc * acc, 0.0)
+    new = new if real else acc
+    w[o + O_NI] = new
+    most = w[o + O_MAXNI]
+    relv = w[o + O_RELV]
+    gap = w[o + O_GAP]
+    first = (most == 0.0) & (new > 0.0) & (vn0 < relv) & (w[o + O_SEP] > impact_gap)
+    w[o + O_RELV] = vn0 if first else relv
+    w[o + O_GAP] = s - lead * vn0 if first else gap
+    w[o + O_MAXNI] = max(most, new)
+    after = _apply(new - acc, nx, ny, rna, rnb, body, vel)
+    return _pick(real, after, vel), real & (s < -SPLIT_PUSHOUT_DEPTH)
+
+
+@njit_inline
+def _normal_lane(w, c, v, k, pass_, soft_dyn, soft_static, order):
+    """The normal impulses of contact ``c`` (lane ``k``), its points in ``order``
+    ``(first offset, second offset, first's count bound, second's)``; returns how many
+    of its points are deeper than ``SPLIT_PUSHOUT_DEPTH``."""
+    inv_h, _, pushout, impact_gap, use_bias, lead = pass_
+    o1, o2, bound1, bound2 = order
+    body = _body(w, c)
+    ma, mb, _, _, nx, ny = body
+    soft = soft_static if (ma == 0.0) | (mb == 0.0) else soft_dyn
+    pass_ = (inv_h, soft, pushout, impact_gap, use_bias, lead)
+    vel = _lane(v, k)
+    vax, vay, wva, vbx, vby, wvb = vel
+    motion = (v[V_DX + k] * nx + v[V_DY + k] * ny, v[V_QCA + k], v[V_QSA + k], v[V_QCB + k],
+              v[V_QSB + k])
+    vn1 = relative_speed(vbx - vax, vby - vay, wva, wvb, nx, ny, w[c + o1 + O_RNA], w[c + o1 + O_RNB])
+    vn2 = relative_speed(vbx - vax, vby - vay, wva, wvb, nx, ny, w[c + o2 + O_RNA], w[c + o2 + O_RNB])
+    count = w[c + O_COUNT]
+    vel, deep1 = _normal_point(w, c + o1, count > bound1, vn1, motion, body, vel, pass_)
+    vel, deep2 = _normal_point(w, c + o2, count > bound2, vn2, motion, body, vel, pass_)
+    _put(v, k, vel)
+    return np.int64(deep1) + np.int64(deep2)
+
+
+@njit_inline
+def _friction_point(w, o, real, friction, surface, body, vel):
+    """The tangent impulse of the point at ``o``, within friction times its normal
+    impulse (kept where ``real``); returns the velocities after it."""
+    _, _, _, _, nx, ny = body
+    vax, vay, wva, vbx, vby, wvb = vel
+    rta = w[o + O_RTA]
+    rtb = w[o + O_RTB]
+    vt = relative_speed(vbx - vax, vby - vay, wva, wvb, ny, -nx, rta, rtb) - surface
+    acc = w[o + O_TI]
+    limit = friction * w[o + O_NI]
+    new = min(max(acc - w[o + O_TMASS] * vt, -limit), limit)
+    new = new if real else acc
+    w[o + O_TI] = new
+    return _pick(real, _apply(new - acc, ny, -nx, rta, rtb, body, vel), vel)
+
+
+@njit_inline
+def _friction_lane(w, c, v, k, order):
+    """Friction of contact ``c`` (lane ``k``), then its rolling resistance: an angular
+    impulse against the bodies' relative spin, within the rolling resistance arm times
+    the contact's normal impulse (Box2D v3.1, relax pass only)."""
+    o1, o2, bound1, bound2 = order
+    body = _body(w, c)
+    _, _, ia, ib, _, _ = body
+    count = w[c + O_COUNT]
+    friction = w[c + O_FRICTION]
+    surface = w[c + O_SURFACE]
+    vel = _friction_point(w, c + o1, count > bound1, friction, surface, body, _lane(v, k))
+    vel = _friction_point(w, c + o2, count > bound2, friction, surface, body, vel)
+    total = 0.0 + w[c + O_P0 + O_NI]
+    total = total + w[c + O_P1 + O_NI] if count > 1.0 else total
+    limit = w[c + O_ROLLING] * total
+    acc = w[c + O_ROLLI]
+    vax, vay, wva, vbx, vby, wvb = vel
+    new = min(max(acc - (wvb - wva) / (ia + ib), -limit), limit)
+    rolls = (w[c + O_ROLLING] > 0.0) & (ia + ib != 0.0)
+    new = new if rolls else acc
+    w[c + O_ROLLI] = new
+    imp = new - acc
+    rolled = (vax, vay, wva - ia * imp, vbx, vby, wvb + ib * imp)
+    _put(v, k, _pick(rolls, rolled, vel))
+
+
+@njit_inline
+def _impulse_lanes(w, v, start, lo, hi, which, pass_, soft_dyn, soft_static, order):
+    """The normal impulses (and in the relax pass the friction) of lanes ``lo .. hi - 1``
+    of the chunk at ``start``, their points in ``order``: loops with no branch in them,
+    which LLVM vectorizes. Returns the deep points' count."""
+    deep = 0
+    for j in range(lo, hi):
+        k = np.uint64(j)
+        deep += _normal_lane(w, start + k, v, k, pass_, soft_dyn, soft_static, order)
+    if which == RELAX:  # friction in the relax pass only (Box2D #1050)
+        for j in range(lo, hi):
+            k = np.uint64(j)
+            _friction_lane(w, start + k, v, k, order)
+    return deep
+
+
+@njit_inline
+def _lanes(w, v, start, lo, hi, which, pass_, soft_dyn, soft_static, reverse):
+    """One pass over lanes ``lo .. hi - 1`` of the chunk at ``start``; returns the deep
+    points' count. The point order is spelled out as constants in each branch: offsets
+    known when compiling let LLVM prove that the rows a loop writes are not those it
+    reads (with a run-time choice it checks at run time, and took the scalar loop)."""
+    if which == WARM_START:
+        for j in range(lo, hi):
+            k = np.uint64(j)
+            _warm_lane(w, start + k, v, k)
+        return 0
+    if reverse:
+        return _impulse_lanes(w, v, start, lo, hi, which, pass_, soft_dyn, soft_static,
+                              (O_P1, O_P0, 1.0, 0.0))
+    return _impulse_lanes(w, v, start, lo, hi, which, pass_, soft_dyn, soft_static,
+                          (O_P0, O_P1, 0.0, 1.0))
+
+
+@njit
+def contact_pass(chunks, state, which, inv_h, soft_dyn, soft_static, pushout, impact_gap,
+                 reverse):
+    """One pass of the substep over all contacts, chunk by chunk: ``WARM_START``,
+    ``SOLVE`` (biased) or ``RELAX``. Returns how many points are deeper than
+    ``SPLIT_PUSHOUT_DEPTH`` (``SOLVE``: if any, ``push_deep`` pushes them out).
+
+    ``chunks`` is ``(cw, ca, cb, first, size, sequential, v)`` (``chunk_layout.py``;
+    ``v`` the velocity scratch); ``state`` float64 (n, STATE_SIZE), the bodies'
+    velocities, updated in place, and motion since the step began. ``soft_dyn`` and
+    ``soft_static``: ``(bias rate, mass scale, impulse scale)`` of contacts between two
+    moving bodies and with a static or kinematic one (Box2D ``b2MakeSoft``; the relax
+    pass is rigid and reads neither). ``impact_gap``: a point whose manifold separation
+    exceeds it started the step apart. ``reverse`` solves a manifold's second point
+    first (the passes alternate, so that solving one point first adds no spin).
+    """
+    cw, ca, cb, first, size, sequential, v = borrowed(chunks)
+    state = borrowed(state)
+    use_bias = which == SOLVE
+    # Where the speed read in this pass stands against the positions (``Q_GAP``): the
+    # biased pass runs before the substep moves them, the relax pass after.
+    pass_ = (inv_h, soft_dyn, pushout, impact_gap, use_bias, (-0.5 if use_bias else 0.5) / inv_h)
+    motion = which != WARM_START
+    deep = 0
+    for t in range(first.shape[0]):
+        n = size[t]
+        at = np.uint64(t * CHUNK)
+        start = np.uint64(t) * O_CHUNK
+        run = 1 if sequential[t] else n  # the overflow group: one contact at a time
+        for lo in range(0, n, run):
+            hi = min(lo + run, n)
+            for j in range(lo, hi):
+                gather_velocities(state, ca, cb, v, at, j, motion)
+            deep += _lanes(cw, v, start, lo, hi, which, pass_, soft_dyn, soft_static, reverse)
+            for j in range(lo, hi):
+                store_velocities(state, ca, cb, cw, start, v, at, j)
+    return deep
+
+
+@njit
+def push_deep(chunks, state, soft_dyn, soft_static, pushout, pseudo):
+    """Push the points deeper than ``SPLIT_PUSHOUT_DEPTH`` out by position alone: one
+    Gauss-Seidel sweep of impulses on the pseudo-velocities ``pseudo`` (n, 3), zero on
+    entry, which ``integrate_positions`` adds to this substep's motion and clears
+    (Catto's split impulses, Chipmunk's ``v_bias``). Each such point's pseudo
+    separation speed is driven up to the soft push-out speed of the biased pass (at
+    most ``pushout``). Other arguments as ``contact_pass``.
+
+    Only deep points are pushed this way (bodies created or placed inside others): in a
+    crowd in which every body overlaps hundreds of others, the velocity a soft push-out
+    adds is more than the single relax sweep can take back, and the crowd flew apart the
+    faster the bigger it was (1,000 circles at one point: 53 m/s). Shallow points keep
+    Box2D's soft push, which resting stacks are tuned for. Rare, so one contact at a
+    time.
+    """
+    cw, ca, cb, first, size, _, _ = chunks
+    for t in range(first.shape[0]):
+        for j in range(size[t]):
+            c = offset(t, j)
+            a = ca[t * CHUNK + j]
+            b = cb[t * CHUNK + j]
+            body = _body(cw, c)
+            ma, mb, ia, ib, nx, ny = body
+            bias_rate, mass_scale, _ = soft_static if (ma == 0.0 or mb == 0.0) else soft_dyn
+            motion = ((state[b, S_DPX] - state[a, S_DPX]) * nx + (state[b, S_DPY] - state[a, S_DPY]) * ny,
+                      state[a, S_QC], state[a, S_QS], state[b, S_QC], state[b, S_QS])
+            for p in range(int(cw[c + O_COUNT])):
+                o = c + (O_P0 if p == 0 else O_P1)
+                s = _separation(cw, o, motion)
+                if s < -SPLIT_PUSHOUT_DEPTH:
+                    _split_push(pseudo, a, b, body, cw[o + O_RNA], cw[o + O_RNB], cw[o + O_NMASS],
+                                max(mass_scale * bias_rate * s, -pushout))
+
+
+@njit_inline
+def _split_push(pseudo, a, b, body, rna, rnb, nmass, bias):
     """One deep point's impulse on the bodies' pseudo-velocities ``pseudo`` (see
     ``push_deep``): it drives the point's pseudo separation speed up to ``-bias``."""
+    ma, mb, ia, ib, nx, ny = body
     pvn = relative_speed(pseudo[b, 0] - pseudo[a, 0], pseudo[b, 1] - pseudo[a, 1],
                          pseudo[a, 2], pseudo[b, 2], nx, ny, rna, rnb)
     imp = max(-nmass * (pvn + bias), 0.0)
@@ -155,224 +360,3 @@ def _split_push(pseudo, a, b, ma, mb, ia, ib, nx, ny, rna, rnb, nmass, bias):
     pseudo[b, 0] += mb * nx * imp
     pseudo[b, 1] += mb * ny * imp
     pseudo[b, 2] += ib * rnb * imp
-
-
-@njit_inline
-def _note_push(work, k, base, p, new, vn0, vn1, s, lead, impact_gap):
-    """Keep the point's largest normal impulse this step; at its first push, if it
-    started the step apart, take its impact speed now, and the gap hit events
-    extrapolate it over (``Q_GAP``: its separation ``s`` plus ``lead`` times the speed).
-
-    The bodies meet now, after gravity sped them up since the step began: restitution
-    answers this impact speed, not the one the step started with. Points that started
-    touching keep their start speed: in a row of touching balls, the speed a push passed
-    down the row within this step is no impact, and answering it as one created energy
-    (a struck row of five came off with 2.2 times it).
-    """
-    most = work[k, base + Q_MAXNI]
-    if most == 0.0 and new > 0.0:
-        first = vn0 if p == 0 else vn1
-        if first < work[k, base + Q_RELV] and work[k, base + Q_SEP] > impact_gap:
-            work[k, base + Q_RELV] = first
-            work[k, base + Q_GAP] = s - lead * first
-    work[k, base + Q_MAXNI] = max(most, new)
-
-
-@njit_inline
-def _friction_point(work, k, base, ma, mb, ia, ib, nx, ny, vax, vay, wva, vbx, vby, wvb):
-    """The tangent impulse of the point at ``base`` of row ``k``, within friction times
-    its normal impulse; returns the bodies' velocities after it."""
-    tx = ny
-    ty = -nx
-    friction = work[k, W_FRICTION]
-    rta = work[k, base + Q_RTA]
-    rtb = work[k, base + Q_RTB]
-    vt = relative_speed(vbx - vax, vby - vay, wva, wvb, tx, ty, rta, rtb) - work[k, W_SURFACE]
-    acc = work[k, base + Q_TI]
-    limit = friction * work[k, base + Q_NI]
-    new = min(max(acc - work[k, base + Q_TMASS] * vt, -limit), limit)
-    imp = new - acc
-    work[k, base + Q_TI] = new
-    return _apply(imp, tx, ty, rta, rtb, ma, mb, ia, ib, vax, vay, wva, vbx, vby, wvb)
-
-
-@njit_inline
-def _rolling_resistance(work, k, count, ia, ib, wva, wvb):
-    """An angular impulse against the bodies' relative spin, within the rolling
-    resistance arm times the contact's normal impulse (Box2D v3.1's rolling resistance,
-    relax pass only); returns both angular velocities after it."""
-    if ia + ib == 0.0:
-        return wva, wvb
-    total = 0.0
-    for p in range(count):
-        total += work[k, W_POINTS + p * Q_STRIDE + Q_NI]
-    limit = work[k, W_ROLLING] * total
-    acc = work[k, W_ROLLI]
-    new = min(max(acc - (wvb - wva) / (ia + ib), -limit), limit)
-    work[k, W_ROLLI] = new
-    imp = new - acc
-    return wva - ia * imp, wvb + ib * imp
-
-
-@njit
-def _sequential_impulses(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout,
-                         impact_gap, use_bias, reverse):
-    """One Gauss-Seidel sweep of impulses over the solver rows in order: ``solve`` when
-    ``use_bias``, else ``relax`` (Box2D ``b2SolveContact``). Returns how many points
-    were deeper than ``SPLIT_PUSHOUT_DEPTH`` (for ``push_deep``).
-
-    Both passes call this one kernel with ``use_bias`` a typed ``np.bool_``, not a
-    literal: given ``True``, Numba compiled a kernel specialised for it, and that biased
-    pass came out slower (measured on pyramid40: 16.6 -> 18.8 ns per contact).
-    """
-    # Where the speed read in this pass stands against the positions (``Q_GAP``): the
-    # biased pass runs before the substep moves them, the relax pass after.
-    lead = (-0.5 if use_bias else 0.5) / inv_h
-    deep = 0
-    for k in range(work.shape[0]):
-        count = int(work[k, W_COUNT])
-        a, b, ma, mb, ia, ib, nx, ny = _header(work, wa, wb, k)
-        soft = soft_static if (ma == 0.0 or mb == 0.0) else soft_dyn
-        vax, vay, wva, vbx, vby, wvb = _velocities(state, a, b)
-        dn, qca, qsa, qcb, qsb = _motion(state, a, b, nx, ny)
-        vn0 = _impact_speed(work, k, W_POINTS, impact_gap, nx, ny, vax, vay, wva, vbx, vby, wvb)
-        vn1 = 0.0
-        if count == 2:
-            vn1 = _impact_speed(work, k, W_POINTS + Q_STRIDE, impact_gap, nx, ny,
-                                vax, vay, wva, vbx, vby, wvb)
-        for q in range(count):
-            p = count - 1 - q if reverse else q
-            base = W_POINTS + p * Q_STRIDE
-            rna = work[k, base + Q_RNA]
-            rnb = work[k, base + Q_RNB]
-            s = _predicted_separation(work, k, base, dn, qca, qsa, qcb, qsb)
-            bias, ms, isc = _point_softness(s, inv_h, soft, pushout, use_bias)
-            deep += s < -SPLIT_PUSHOUT_DEPTH
-            vn = relative_speed(vbx - vax, vby - vay, wva, wvb, nx, ny, rna, rnb)
-            acc = work[k, base + Q_NI]
-            new = max(acc - work[k, base + Q_NMASS] * (ms * vn + bias) - isc * acc, 0.0)
-            imp = new - acc
-            work[k, base + Q_NI] = new
-            _note_push(work, k, base, p, new, vn0, vn1, s, lead, impact_gap)
-            vax, vay, wva, vbx, vby, wvb = _apply(imp, nx, ny, rna, rnb, ma, mb, ia, ib,
-                                                  vax, vay, wva, vbx, vby, wvb)
-        if not use_bias:
-            # Friction, in the relax pass only: the biased pass's extra velocity would
-            # otherwise leak into the friction impulses (Box2D #1050).
-            for q in range(count):
-                p = count - 1 - q if reverse else q
-                vax, vay, wva, vbx, vby, wvb = _friction_point(
-                    work, k, W_POINTS + p * Q_STRIDE, ma, mb, ia, ib, nx, ny,
-                    vax, vay, wva, vbx, vby, wvb)
-            if work[k, W_ROLLING] > 0.0:
-                wva, wvb = _rolling_resistance(work, k, count, ia, ib, wva, wvb)
-        _store(state, a, ma, ia, vax, vay, wva)
-        _store(state, b, mb, ib, vbx, vby, wvb)
-    return deep
-
-
-@njit
-def solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap, reverse):
-    """The biased pass (Box2D ``b2SolveContact`` with ``useBias``): normal impulses of
-    soft contacts that push penetration out at most ``pushout`` m/s, and of speculative
-    points that may close their gap within the substep; no friction.
-
-    ``work`` float64 (m, WORK_SIZE), ``wa``/``wb`` int32 (m,): the solver rows and their
-    bodies (``gather``); ``state`` float64 (n, STATE_SIZE): the bodies' velocities,
-    updated in place, and motion since the step began. ``soft_dyn``/``soft_static``:
-    ``(bias rate, mass scale, impulse scale)`` of contacts between two moving bodies and
-    with a static or kinematic one (Box2D ``b2MakeSoft``, ``soft_step.py``). ``impact_gap``: a point whose
-    manifold separation exceeds it started the step apart (its impact speed is taken at
-    its first push). ``reverse`` solves a manifold's second point first.
-
-    Points deeper than ``SPLIT_PUSHOUT_DEPTH`` are rigid here, as in the relax pass;
-    returns how many there were: if any, ``push_deep`` pushes them out.
-    """
-    return _sequential_impulses(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout,
-                                impact_gap, np.bool_(True), reverse)
-
-
-@njit
-def push_deep(work, wa, wb, state, soft_dyn, soft_static, pushout, pseudo):
-    """Push the points deeper than ``SPLIT_PUSHOUT_DEPTH`` out by position alone: one
-    Gauss-Seidel sweep of impulses on the pseudo-velocities ``pseudo`` (n, 3), zero on
-    entry, which ``integrate_positions`` adds to this substep's motion and clears
-    (Catto's split impulses, Chipmunk's ``v_bias``). Each such point's pseudo
-    separation speed is driven up to the soft push-out speed of the biased pass (at
-    most ``pushout``). Other arguments as ``solve``.
-
-    Only deep points are pushed this way (bodies created or placed inside others): in a
-    crowd in which every body overlaps hundreds of others, the velocity a soft push-out
-    adds is more than the single relax sweep can take back, and the crowd flew apart the
-    faster the bigger it was (1,000 circles at one point: 53 m/s). Shallow points keep
-    Box2D's soft push, which resting stacks are tuned for.
-    """
-    for k in range(work.shape[0]):
-        a, b, ma, mb, ia, ib, nx, ny = _header(work, wa, wb, k)
-        bias_rate, mass_scale, _ = soft_static if (ma == 0.0 or mb == 0.0) else soft_dyn
-        dn, qca, qsa, qcb, qsb = _motion(state, a, b, nx, ny)
-        for p in range(int(work[k, W_COUNT])):
-            base = W_POINTS + p * Q_STRIDE
-            s = _predicted_separation(work, k, base, dn, qca, qsa, qcb, qsb)
-            if s < -SPLIT_PUSHOUT_DEPTH:
-                _split_push(pseudo, a, b, ma, mb, ia, ib, nx, ny, work[k, base + Q_RNA],
-                            work[k, base + Q_RNB], work[k, base + Q_NMASS],
-                            max(mass_scale * bias_rate * s, -pushout))
-
-
-# The relax pass's points are never soft; this stands in for the softness it does not read.
-RELAX_SOFTNESS = (0.0, 1.0, 0.0)
-
-
-@njit
-def relax(work, wa, wb, state, inv_h, impact_gap, reverse):
-    """The relax pass (Box2D ``b2SolveContact`` without ``useBias``): rigid normal
-    impulses with no push-out, which removes the velocity the biased pass added, then
-    friction. Arguments as ``solve``; speculative points still close at most their gap.
-    """
-    _sequential_impulses(work, wa, wb, state, inv_h, RELAX_SOFTNESS, RELAX_SOFTNESS, 0.0,
-                         impact_gap, np.bool_(False), reverse)
-
-
-@njit
-def restitution(work, wa, wb, state, threshold):
-    """Bounce: drive each impacting point's normal speed to ``-e`` times its impact speed.
-
-    Box2D does one pass, which its own comment calls approximate for two-point
-    manifolds: the second point's impulse changes the first's speed (a box landing flat
-    with e = 1 came off at 85 % of its speed, spinning). Iterating the two points of a
-    manifold to convergence gives the exact simultaneous answer; a few sweeps suffice.
-    """
-    for k in range(work.shape[0]):
-        e = work[k, W_RESTITUTION]
-        if e == 0.0:
-            continue
-        count = int(work[k, W_COUNT])
-        a, b, ma, mb, ia, ib, nx, ny = _header(work, wa, wb, k)
-        sweeps = 1 if count == 1 else RESTITUTION_SWEEPS
-        for _ in range(sweeps):
-            moved = 0.0
-            for p in range(count):
-                base = W_POINTS + p * Q_STRIDE
-                relv = work[k, base + Q_RELV]
-                # only real impacts: fast approach, and a point that actually touched
-                if relv > -threshold or work[k, base + Q_MAXNI] == 0.0:
-                    continue
-                rna = work[k, base + Q_RNA]
-                rnb = work[k, base + Q_RNB]
-                vn = relative_speed(state[b, S_VX] - state[a, S_VX], state[b, S_VY] - state[a, S_VY],
-                                    state[a, S_W], state[b, S_W], nx, ny, rna, rnb)
-                acc = work[k, base + Q_NI]
-                new = max(acc - work[k, base + Q_NMASS] * (vn + e * relv), 0.0)
-                imp = new - acc
-                moved += abs(imp)
-                work[k, base + Q_NI] = new
-                work[k, base + Q_MAXNI] = max(work[k, base + Q_MAXNI], new)
-                state[a, S_VX] -= ma * nx * imp
-                state[a, S_VY] -= ma * ny * imp
-                state[a, S_W] -= ia * rna * imp
-                state[b, S_VX] += mb * nx * imp
-                state[b, S_VY] += mb * ny * imp
-                state[b, S_W] += ib * rnb * imp
-            if moved <= RESTITUTION_TOLERANCE * (1.0 + abs(work[k, W_POINTS + Q_NI])):
-                break

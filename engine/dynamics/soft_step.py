@@ -34,10 +34,13 @@ import numpy as np
 
 from .._jit import borrowed, copy_items, copy_rows, njit, njit_inline
 from .coloring import order_contacts
-from .contact_solver import push_deep, relax, restitution, solve, warm_start
+from .chunk_layout import carve_chunks
+from .coloring import COLORS
+from .contact_solver import RELAX, SOLVE, WARM_START, contact_pass, push_deep
+from .restitution import restitution
 from .integrate import cap_velocities, integrate_free, integrate_positions, integrate_velocities
 from ..body_state import STATE_SIZE, S_QC, S_VX, S_VY, S_W
-from .solver_rows import WORK_SIZE, gather, scatter
+from .solver_rows import gather, scatter
 from ..contacts.events import most_gravity
 from ..constants import (JOINT_MAX_HERTZ_FRACTION, MAX_HERTZ_FRACTION, MOVED_BY_HAND, STATIC,
                          STATIC_HERTZ_FACTOR)
@@ -117,8 +120,7 @@ def _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, which):
 
 
 @njit
-def _substeps(bodies, stype, params, h, in_contact, state, center, center0, work, wa, wb,
-              joints):
+def _substeps(bodies, stype, params, h, in_contact, state, center, center0, chunks, joints):
     """The substep loop over the bodies in contact or joined (Box2D v3
     ``b2SolverStage_*`` order): integrate velocities, warm start, solve (biased),
     integrate positions, relax; joints before contacts in each pass. ``joints`` is
@@ -130,8 +132,8 @@ def _substeps(bodies, stype, params, h, in_contact, state, center, center0, work
     # (the caller keeps every one of them alive for this call).
     # (``joints`` stays as it is: Numba prunes the joint calls only while it is the
     # argument itself.)
-    bodies, stype, params, in_contact, state, center, center0, work, wa, wb = borrowed(
-        (bodies, stype, params, in_contact, state, center, center0, work, wa, wb))
+    bodies, stype, params, in_contact, state, center, center0, chunks = borrowed(
+        (bodies, stype, params, in_contact, state, center, center0, chunks))
     substeps, gravity, hertz, zeta = params.substeps, params.gravity, params.hertz, params.zeta
     pushout, impact_gap, max_speed, max_rotation = (params.pushout, params.impact_gap,
                                                     params.max_speed, params.max_rotation)
@@ -149,22 +151,24 @@ def _substeps(bodies, stype, params, h, in_contact, state, center, center0, work
                              max_rotation)
         if joints is not None:
             _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, 0)
-        warm_start(work, wa, wb, state)
+        contact_pass(chunks, state, np.int64(WARM_START), inv_h, soft_dyn, soft_static, pushout,
+                     impact_gap, reverse)
         if joints is not None:
             # joints that cannot all hold kick bodies here (see cap_velocities)
             cap_velocities(h, stype, in_contact, state, max_speed, max_rotation)
             _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, 1)
-        deep = solve(work, wa, wb, state, inv_h, soft_dyn, soft_static, pushout, impact_gap,
-                     reverse)
+        deep = contact_pass(chunks, state, np.int64(SOLVE), inv_h, soft_dyn, soft_static, pushout,
+                            impact_gap, reverse)
         if deep > 0:  # points deeper than SPLIT_PUSHOUT_DEPTH: pushed by position alone
             if pseudo.shape[0] == 0:
                 pseudo = np.zeros((state.shape[0], 3))
-            push_deep(work, wa, wb, state, soft_dyn, soft_static, pushout, pseudo)
+            push_deep(chunks, state, soft_dyn, soft_static, pushout, pseudo)
         integrate_positions(h, stype, in_contact, state, center, bodies.angle, center0,
                             max_speed, max_rotation, pseudo, np.bool_(deep > 0))
         if joints is not None:
             _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, 2)
-        relax(work, wa, wb, state, inv_h, impact_gap, reverse)
+        contact_pass(chunks, state, np.int64(RELAX), inv_h, soft_dyn, soft_static, pushout, impact_gap,
+                     reverse)
 
 
 @njit_inline
@@ -205,10 +209,11 @@ def _write_back(bodies, btype, state, center, angle0):
 
 
 @njit
-def step_bodies(bodies, pairs, joints, params):
+def step_bodies(bodies, pairs, joints, params, scratch):
     """Advance all bodies by ``params.dt`` in ``params.substeps`` substeps, solving the
-    contacts of ``pairs`` and the ``joints``; return the sorted indices of the pairs that
-    may hold a hit event faster than ``params.hit_threshold`` (``solver_rows.scatter``).
+    contacts of ``pairs`` and the ``joints``. Returns ``(hitters, scratch)``: the sorted
+    indices of the pairs that may hold a hit event faster than ``params.hit_threshold``
+    (``solver_rows.scatter``), and the scratch memory to pass next time.
 
     Parameters
     ----------
@@ -223,6 +228,10 @@ def step_bodies(bodies, pairs, joints, params):
     joints : JointArrays or None
         The joint rows (impulses accumulate in place); None for a world without joints,
         which then never compiles the joint kernels.
+    scratch : float64 (k,)
+        Memory for the colour chunks and the velocity scratch, kept by the caller from
+        step to step (a step's allocation of it, mapped fresh from the system each
+        time, made a 4-body step 10 % slower); too small, a larger one is made.
     params : SolverParams
         ``dt``, ``substeps``, gravity, contact ``hertz`` and ``zeta`` (clamped to a
         quarter of the substep rate; doubled with static or kinematic bodies),
@@ -250,8 +259,9 @@ def step_bodies(bodies, pairs, joints, params):
     # substep by substep around the contact passes, free ones in one go.
     order = np.empty(rows.shape[0], np.int32)
     in_contact = np.zeros(n, np.uint8)
+    per_color = np.empty(COLORS + 1, np.int64)
     order = order[:order_contacts(rows, cba, cbb, bodies.inv_mass, bodies.inv_inertia, stype,
-                                  order, in_contact)]
+                                  order, in_contact, per_color)]
     joined = 0
     if joints is not None:  # None: a world without joints (see _substeps)
         jorder, jstarts = prepare_joints(joints.data, joints.kind, joints.body_a, joints.body_b,
@@ -262,25 +272,20 @@ def step_bodies(bodies, pairs, joints, params):
                    bodies.ang_damp, bodies.gravity_scale, state, params.max_speed,
                    params.max_rotation, center, bodies.angle)
 
-    # The passes run over solver rows built from the active rows in that order
-    # (solver_rows.py): contiguous reads, where the rows themselves interleave
-    # active and empty pairs (rain2000: 9400 rows, 6000 active, 3.3 MB, beyond L2).
-    count = order.shape[0]
-    work = np.empty((count, WORK_SIZE))
-    wa = np.empty(count, np.int32)
-    wb = np.empty(count, np.int32)
-    gather(rows, order, cba, cbb, bodies.inv_mass, bodies.inv_inertia, state, work, wa, wb, h)
-    if count > 0 or joined > 0:  # else every body was free
+    # The passes run over the active rows in that order, copied into colour chunks
+    # (chunk_layout.py, solver_rows.py), which SIMD lanes solve side by side.
+    chunks, scratch = carve_chunks(per_color, scratch)
+    gather(rows, order, cba, cbb, bodies.inv_mass, bodies.inv_inertia, state, chunks, h)
+    if order.shape[0] > 0 or joined > 0:  # else every body was free
         if joints is None:
-            _substeps(bodies, stype, params, h, in_contact, state, center, center0, work, wa,
-                      wb, None)
+            _substeps(bodies, stype, params, h, in_contact, state, center, center0, chunks, None)
         else:
-            _substeps(bodies, stype, params, h, in_contact, state, center, center0, work, wa,
-                      wb, (joints.data, jorder, jstarts, joints.body_a, joints.body_b))
-    restitution(work, wa, wb, state, params.restitution_threshold)
+            _substeps(bodies, stype, params, h, in_contact, state, center, center0, chunks,
+                      (joints.data, jorder, jstarts, joints.body_a, joints.body_b))
+    restitution(chunks, state, params.restitution_threshold)
     results = pairs.results
     results[:] = 0.0  # rows the solver does not visit report nothing
-    hitters = scatter(work, order, rows, hist, results, 2.0 * most_gravity(bodies, params.gravity),
+    hitters = scatter(chunks, order, rows, hist, results, 2.0 * most_gravity(bodies, params.gravity),
                       params.hit_threshold)
     _write_back(bodies, stype, state, center, angle0)
-    return hitters
+    return hitters, scratch

@@ -1,10 +1,10 @@
-"""The soft step's solver rows: compact copies of the active contact rows, in solve order.
+"""The soft step's prepare and store: the active contact rows to colour chunks and back.
 
 The narrowphase's contact rows keep what persists between steps (anchors, feature ids,
 accumulated impulses). Each step the solver gathers the rows that have points, in
-colour order (``coloring.py``), into *solver rows* holding only what its passes
-(``contact_solver.py``) read, with the anchors already crossed with the normal and the
-tangent; it scatters the impulses back at the end.
+colour order (``coloring.py``), into colour chunks (``chunk_layout.py``) holding only
+what its passes (``contact_solver.py``) read, with the anchors already crossed with the
+normal and the tangent; it scatters the impulses back at the end.
 
 Why the crossed anchors: a pass is a chain of dependent multiply-adds through the two
 bodies' velocities (measured: a contact costs the same whether or not its neighbours
@@ -24,54 +24,10 @@ from ..contacts.events import hit_bound
 from ..contacts.layout import R_APPROACH, R_GAP, R_NORMAL, R_STRIDE, R_TANGENT
 from ..contacts.layout import C_COUNT, C_FRICTION, C_ROLLING, C_SURFACE, C_NX, C_NY, C_POINTS, C_RESTITUTION, H_NI, H_POINTS, H_STRIDE, H_TI, P_ADJ, P_NI, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY, P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI
 from ..body_state import S_VX, S_VY, S_W
-
-# Solver row: a header, then up to two points of Q_STRIDE columns from W_POINTS.
-W_NX = 0  # normal from A to B; the tangent is (ny, -nx)
-W_NY = 1
-W_FRICTION = 2
-W_RESTITUTION = 3
-W_COUNT = 4
-W_MA = 5  # inverse masses and inertias of bodies A and B
-W_MB = 6
-W_IA = 7
-W_IB = 8
-W_SURFACE = 9  # relative surface speed the friction drives towards (conveyors), m/s
-W_ROLLING = 10  # rolling resistance arm (coefficient x radius), m; 0: none
-W_ROLLI = 11  # accumulated rolling impulse this step, N m s
-W_POINTS = 12
-Q_RNA = 0  # rA x n: anchor on A (from A's centre of mass) crossed with the normal
-Q_RNB = 1  # rB x n
-Q_RTA = 2  # rA x t
-Q_RTB = 3  # rB x t
-# The core points q on A and B (see layout.P_QAX) predict the separation. Along the
-# fixed normal, a point turned by q's body rotation (c, s) since the step began projects
-# to c (n . q) + s (q x n): these two numbers per point replace q's coordinates.
-Q_QAN = 4  # n . qA
-Q_QAC = 5  # qA x n
-Q_QBN = 6  # n . qB
-Q_QBC = 7  # qB x n
-Q_ADJ = 8  # separation minus the core points' gap along n when the manifold was made
-Q_SEP = 9  # separation when the manifold was made
-Q_NI = 10  # accumulated normal and tangent impulses
-Q_TI = 11
-Q_NMASS = 12  # effective masses along n and t
-Q_TMASS = 13
-Q_RELV = 14  # impact speed restitution answers (negative: approaching)
-Q_MAXNI = 15  # largest normal impulse this step (0: never touched)
-# Impulses delivered over the step: starts at minus the warm-start impulse, and each
-# substep's warm start adds the accumulated impulse it applies, so with the final
-# accumulated impulse added at the end it sums what every substep delivered (in substep
-# k the contact delivers the accumulated impulse after k: warm start plus increments).
-Q_TOTNI = 16
-Q_TOTTI = 17
-# For hit events: the gap over which Q_RELV extrapolates to the speed at the instant the
-# point's gap closed, ``v^2 + 2 a gap`` under a constant approach acceleration ``a``
-# (``contacts/events.contact_speed``): the separation when the speed was taken, plus
-# (after the substep's positions moved) or minus (before) half the distance the speed
-# covers in a substep, which is where semi-implicit Euler leads or lags the motion.
-Q_GAP = 18
-Q_STRIDE = 19
-WORK_SIZE = W_POINTS + 2 * Q_STRIDE
+from .chunk_layout import (CHUNK, O_ADJ, O_COUNT, O_FRICTION, O_GAP, O_IA, O_IB, O_MA, O_MAXNI,
+                           O_MB, O_NI, O_NMASS, O_NX, O_NY, O_P0, O_P1, O_QAC, O_QAN, O_QBC, O_QBN,
+                           O_RELV, O_RESTITUTION, O_RNA, O_RNB, O_ROLLI, O_ROLLING, O_RTA, O_RTB,
+                           O_SEP, O_SURFACE, O_TI, O_TMASS, O_TOTNI, O_TOTTI, POINT_ROWS, offset)
 
 
 @njit_inline
@@ -83,79 +39,103 @@ def relative_speed(dvx, dvy, wa, wb, dx, dy, ra, rb):
 
 
 @njit
-def gather(rows, order, cba, cbb, inv_mass, inv_inertia, state, work, wa, wb, h):
-    """Build the solver rows ``work[k]`` from ``rows[order[k]]`` (Box2D's prepare).
+def gather(rows, order, cba, cbb, inv_mass, inv_inertia, state, chunks, h):
+    """Fill the chunks (``chunk_layout.py``) from the contact rows: chunk ``t``'s contact
+    ``j`` is ``rows[order[first[t] + j]]`` (Box2D's prepare). A one-point manifold's
+    second point is zeros: the passes select it away.
 
     ``state`` holds the bodies' velocities at the step's start: the approach speed of
-    each point is measured there. ``h``: the substep, s (for ``Q_GAP``).
+    each point is measured there. ``h``: the substep, s (for ``O_GAP``).
     """
-    for k in range(order.shape[0]):
-        i = order[k]
-        a = cba[i]
-        b = cbb[i]
-        wa[k] = a
-        wb[k] = b
-        ma = inv_mass[a]
-        mb = inv_mass[b]
-        ia = inv_inertia[a]
-        ib = inv_inertia[b]
-        nx = rows[i, C_NX]
-        ny = rows[i, C_NY]
-        work[k, W_NX] = nx
-        work[k, W_NY] = ny
-        work[k, W_FRICTION] = rows[i, C_FRICTION]
-        work[k, W_RESTITUTION] = rows[i, C_RESTITUTION]
-        work[k, W_COUNT] = rows[i, C_COUNT]
-        work[k, W_MA] = ma
-        work[k, W_MB] = mb
-        work[k, W_IA] = ia
-        work[k, W_IB] = ib
-        work[k, W_SURFACE] = rows[i, C_SURFACE]
-        work[k, W_ROLLING] = rows[i, C_ROLLING]
-        work[k, W_ROLLI] = 0.0
-        for p in range(int(rows[i, C_COUNT])):
-            src = C_POINTS + p * P_STRIDE
-            dst = W_POINTS + p * Q_STRIDE
-            rax = rows[i, src + P_RAX]
-            ray = rows[i, src + P_RAY]
-            rbx = rows[i, src + P_RBX]
-            rby = rows[i, src + P_RBY]
-            rna = rax * ny - ray * nx
-            rnb = rbx * ny - rby * nx
-            rta = -(rax * nx + ray * ny)  # r x t with t = (ny, -nx)
-            rtb = -(rbx * nx + rby * ny)
-            work[k, dst + Q_RNA] = rna
-            work[k, dst + Q_RNB] = rnb
-            work[k, dst + Q_RTA] = rta
-            work[k, dst + Q_RTB] = rtb
-            kn = ma + mb + ia * rna * rna + ib * rnb * rnb
-            kt = ma + mb + ia * rta * rta + ib * rtb * rtb
-            work[k, dst + Q_NMASS] = 1.0 / kn if kn > 0.0 else 0.0
-            work[k, dst + Q_TMASS] = 1.0 / kt if kt > 0.0 else 0.0
-            qax = rows[i, src + P_QAX]
-            qay = rows[i, src + P_QAY]
-            qbx = rows[i, src + P_QBX]
-            qby = rows[i, src + P_QBY]
-            work[k, dst + Q_QAN] = nx * qax + ny * qay
-            work[k, dst + Q_QAC] = qax * ny - qay * nx
-            work[k, dst + Q_QBN] = nx * qbx + ny * qby
-            work[k, dst + Q_QBC] = qbx * ny - qby * nx
-            work[k, dst + Q_ADJ] = rows[i, src + P_ADJ]
-            work[k, dst + Q_SEP] = rows[i, src + P_SEP]
-            work[k, dst + Q_NI] = rows[i, src + P_NI]
-            work[k, dst + Q_TI] = rows[i, src + P_TI]
-            work[k, dst + Q_TOTNI] = -rows[i, src + P_NI]
-            work[k, dst + Q_TOTTI] = -rows[i, src + P_TI]
-            work[k, dst + Q_MAXNI] = 0.0
-            relv = relative_speed(state[b, S_VX] - state[a, S_VX], state[b, S_VY] - state[a, S_VY],
-                                  state[a, S_W], state[b, S_W], nx, ny, rna, rnb)
-            work[k, dst + Q_RELV] = relv
-            # taken where the last substep left the positions (see Q_GAP)
-            work[k, dst + Q_GAP] = rows[i, src + P_SEP] - 0.5 * h * relv
+    cw, ca, cb, first, size, _, _ = chunks
+    for t in range(first.shape[0]):
+        for j in range(size[t]):
+            i = order[first[t] + j]
+            a = cba[i]
+            b = cbb[i]
+            ca[t * CHUNK + j] = a
+            cb[t * CHUNK + j] = b
+            c = offset(t, j)
+            masses = (inv_mass[a], inv_mass[b], inv_inertia[a], inv_inertia[b])
+            _gather_contact(rows, i, cw, c, masses)
+            relv = (state[b, S_VX] - state[a, S_VX], state[b, S_VY] - state[a, S_VY],
+                    state[a, S_W], state[b, S_W])
+            count = int(rows[i, C_COUNT])
+            for p in range(2):
+                o = c + (O_P0 if p == 0 else O_P1)
+                if p < count:
+                    _gather_point(rows, i, C_POINTS + p * P_STRIDE, cw, o, masses, relv, h)
+                else:
+                    for f in range(POINT_ROWS):
+                        cw[o + np.uint64(f * CHUNK)] = 0.0
+
+
+@njit_inline
+def _gather_contact(rows, i, cw, c, masses):
+    """The contact's rows of contact row ``i``, at ``c``."""
+    ma, mb, ia, ib = masses
+    cw[c + O_NX] = rows[i, C_NX]
+    cw[c + O_NY] = rows[i, C_NY]
+    cw[c + O_FRICTION] = rows[i, C_FRICTION]
+    cw[c + O_RESTITUTION] = rows[i, C_RESTITUTION]
+    cw[c + O_COUNT] = rows[i, C_COUNT]
+    cw[c + O_MA] = ma
+    cw[c + O_MB] = mb
+    cw[c + O_IA] = ia
+    cw[c + O_IB] = ib
+    cw[c + O_SURFACE] = rows[i, C_SURFACE]
+    cw[c + O_ROLLING] = rows[i, C_ROLLING]
+    cw[c + O_ROLLI] = 0.0
+
+
+@njit_inline
+def _gather_point(rows, i, src, cw, o, masses, relv, h):
+    """A point's rows from its columns at ``src`` of contact row ``i``, at ``o``;
+    ``masses`` the bodies' ``(ma, mb, ia, ib)``, ``relv`` their relative velocity
+    ``(dvx, dvy, wa, wb)`` at the step's start."""
+    nx = rows[i, C_NX]
+    ny = rows[i, C_NY]
+    ma, mb, ia, ib = masses
+    rax = rows[i, src + P_RAX]
+    ray = rows[i, src + P_RAY]
+    rbx = rows[i, src + P_RBX]
+    rby = rows[i, src + P_RBY]
+    rna = rax * ny - ray * nx
+    rnb = rbx * ny - rby * nx
+    rta = -(rax * nx + ray * ny)  # r x t with t = (ny, -nx)
+    rtb = -(rbx * nx + rby * ny)
+    cw[o + O_RNA] = rna
+    cw[o + O_RNB] = rnb
+    cw[o + O_RTA] = rta
+    cw[o + O_RTB] = rtb
+    kn = ma + mb + ia * rna * rna + ib * rnb * rnb
+    kt = ma + mb + ia * rta * rta + ib * rtb * rtb
+    cw[o + O_NMASS] = 1.0 / kn if kn > 0.0 else 0.0
+    cw[o + O_TMASS] = 1.0 / kt if kt > 0.0 else 0.0
+    qax = rows[i, src + P_QAX]
+    qay = rows[i, src + P_QAY]
+    qbx = rows[i, src + P_QBX]
+    qby = rows[i, src + P_QBY]
+    cw[o + O_QAN] = nx * qax + ny * qay
+    cw[o + O_QAC] = qax * ny - qay * nx
+    cw[o + O_QBN] = nx * qbx + ny * qby
+    cw[o + O_QBC] = qbx * ny - qby * nx
+    cw[o + O_ADJ] = rows[i, src + P_ADJ]
+    cw[o + O_SEP] = rows[i, src + P_SEP]
+    cw[o + O_NI] = rows[i, src + P_NI]
+    cw[o + O_TI] = rows[i, src + P_TI]
+    cw[o + O_TOTNI] = -rows[i, src + P_NI]
+    cw[o + O_TOTTI] = -rows[i, src + P_TI]
+    cw[o + O_MAXNI] = 0.0
+    dvx, dvy, wa, wb = relv
+    speed = relative_speed(dvx, dvy, wa, wb, nx, ny, rna, rnb)
+    cw[o + O_RELV] = speed
+    # taken where the last substep left the positions (see O_GAP)
+    cw[o + O_GAP] = rows[i, src + P_SEP] - 0.5 * h * speed
 
 
 @njit
-def scatter(work, order, rows, hist, results, reach, threshold):
+def scatter(chunks, order, rows, hist, results, reach, threshold):
     """Copy the impulses back: to the pair history (warm starting next step) and to the
     contact rows; report each point's impulses over the step and its approach speed in
     ``results`` (``contacts/layout.py``, R_*; rows not solved keep zeros).
@@ -163,32 +143,34 @@ def scatter(work, order, rows, hist, results, reach, threshold):
     Returns the sorted int64 indices of the pairs with a point that pushed and whose
     ``hit_bound`` (``reach`` bounds the approach acceleration) exceeds ``threshold``
     squared: the only pairs that can hold a hit event faster than ``threshold``."""
+    cw, _, _, first, size, _, _ = chunks
     hitters = np.empty(order.shape[0], np.int64)
     n = 0
     limit = threshold * threshold
-    for k in range(order.shape[0]):
-        fastest = 0.0
-        i = order[k]
-        for p in range(int(work[k, W_COUNT])):
-            src = W_POINTS + p * Q_STRIDE
-            dst = C_POINTS + p * P_STRIDE
-            h = H_POINTS + p * H_STRIDE
-            r = p * R_STRIDE
-            hist[i, h + H_NI] = work[k, src + Q_NI]
-            hist[i, h + H_TI] = work[k, src + Q_TI]
-            rows[i, dst + P_NI] = work[k, src + Q_NI]
-            rows[i, dst + P_TI] = work[k, src + Q_TI]
-            results[i, r + R_NORMAL] = work[k, src + Q_TOTNI] + work[k, src + Q_NI]
-            results[i, r + R_TANGENT] = work[k, src + Q_TOTTI] + work[k, src + Q_TI]
-            pushed = work[k, src + Q_MAXNI] > 0.0
-            results[i, r + R_APPROACH] = -work[k, src + Q_RELV] if pushed else 0.0
-            results[i, r + R_GAP] = work[k, src + Q_GAP] if pushed else 0.0
-            if pushed:
-                fastest = max(fastest, hit_bound(-work[k, src + Q_RELV], work[k, src + Q_GAP],
-                                                 reach))
-        if fastest > limit:
-            hitters[n] = i
-            n += 1
+    for t in range(first.shape[0]):
+        for j in range(size[t]):
+            i = order[first[t] + j]
+            c = offset(t, j)
+            fastest = 0.0
+            for p in range(int(cw[c + O_COUNT])):
+                o = c + (O_P0 if p == 0 else O_P1)
+                dst = C_POINTS + p * P_STRIDE
+                hp = H_POINTS + p * H_STRIDE
+                r = p * R_STRIDE
+                hist[i, hp + H_NI] = cw[o + O_NI]
+                hist[i, hp + H_TI] = cw[o + O_TI]
+                rows[i, dst + P_NI] = cw[o + O_NI]
+                rows[i, dst + P_TI] = cw[o + O_TI]
+                results[i, r + R_NORMAL] = cw[o + O_TOTNI] + cw[o + O_NI]
+                results[i, r + R_TANGENT] = cw[o + O_TOTTI] + cw[o + O_TI]
+                pushed = cw[o + O_MAXNI] > 0.0
+                results[i, r + R_APPROACH] = -cw[o + O_RELV] if pushed else 0.0
+                results[i, r + R_GAP] = cw[o + O_GAP] if pushed else 0.0
+                if pushed:
+                    fastest = max(fastest, hit_bound(-cw[o + O_RELV], cw[o + O_GAP], reach))
+            if fastest > limit:
+                hitters[n] = i
+                n += 1
     hitters = hitters[:n]
     sort_keys(hitters)  # (np.sort would add seconds of compilation)
     return hitters

@@ -156,8 +156,9 @@ def solve(state, dt):
     if state.bodies.used:
         state.pairs.reserve()
         joints = state.joints.arrays() if len(state.joints) else None
-        state.hit_pairs = _step_bodies(state.body_arrays(), state.pairs.arrays(), joints,
-                                       state.solver_params(dt))
+        state.hit_pairs, state.scratch["solver"] = _step_bodies(
+            state.body_arrays(), state.pairs.arrays(), joints, state.solver_params(dt),
+            _scratch(state, "solver", 0, np.float64))
 
 
 def continuous(state):
