@@ -162,9 +162,9 @@ def offset(t, j):
 
 
 @njit_inline
-def gather_velocities(state, ca, cb, v, at, j, motion):
-    """Lane ``j``'s bodies' velocities (and, if ``motion``, their displacement and
-    rotation since the step began) from ``state`` into the scratch ``v``; ``at`` is
+def gather_velocities(state, ca, cb, v, at, j):
+    """Lane ``j``'s bodies' velocities, displacement and rotation since the step began,
+    from ``state`` into the scratch ``v``; ``at`` is
     the chunk's first entry in ``ca``/``cb`` (uint64, as the body indices there)."""
     k = np.uint64(j)
     a = ca[at + k]
@@ -175,30 +175,35 @@ def gather_velocities(state, ca, cb, v, at, j, motion):
     v[V_VBX + k] = state[b, S_VX]
     v[V_VBY + k] = state[b, S_VY]
     v[V_WB + k] = state[b, S_W]
-    if motion:
-        v[V_DX + k] = state[b, S_DPX] - state[a, S_DPX]
-        v[V_DY + k] = state[b, S_DPY] - state[a, S_DPY]
-        v[V_QCA + k] = state[a, S_QC]
-        v[V_QSA + k] = state[a, S_QS]
-        v[V_QCB + k] = state[b, S_QC]
-        v[V_QSB + k] = state[b, S_QS]
+    v[V_DX + k] = state[b, S_DPX] - state[a, S_DPX]
+    v[V_DY + k] = state[b, S_DPY] - state[a, S_DPY]
+    v[V_QCA + k] = state[a, S_QC]
+    v[V_QSA + k] = state[a, S_QS]
+    v[V_QCB + k] = state[b, S_QC]
+    v[V_QSB + k] = state[b, S_QS]
 
 
 @njit_inline
-def store_velocities(state, ca, cb, cw, start, v, at, j):
-    """Lane ``j``'s velocities from ``v`` back to ``state``, for the bodies contacts
-    can move (not static or kinematic ones: their velocity is not the contacts' to
-    change, and one of them may sit in many lanes of a chunk). ``start``: the chunk's
-    first entry in ``cw``."""
+def store_velocities(state, ca, cb, cw, start, v, at, j, add):
+    """Lane ``j``'s velocities from ``v`` back to ``state`` (``add``: added to them),
+    for the bodies contacts can move (not static or kinematic ones: their velocity is
+    not the contacts' to change, and one of them may sit in many lanes of a chunk).
+    ``start``: the chunk's first entry in ``cw``."""
     k = np.uint64(j)
     c = start + k
     if cw[c + O_MA] != 0.0 or cw[c + O_IA] != 0.0:
-        a = ca[at + k]
-        state[a, S_VX] = v[V_VAX + k]
-        state[a, S_VY] = v[V_VAY + k]
-        state[a, S_W] = v[V_WA + k]
+        _put_body(state, ca[at + k], v[V_VAX + k], v[V_VAY + k], v[V_WA + k], add)
     if cw[c + O_MB] != 0.0 or cw[c + O_IB] != 0.0:
-        b = cb[at + k]
-        state[b, S_VX] = v[V_VBX + k]
-        state[b, S_VY] = v[V_VBY + k]
-        state[b, S_W] = v[V_WB + k]
+        _put_body(state, cb[at + k], v[V_VBX + k], v[V_VBY + k], v[V_WB + k], add)
+
+
+@njit_inline
+def _put_body(state, i, vx, vy, w, add):
+    if add:
+        state[i, S_VX] += vx
+        state[i, S_VY] += vy
+        state[i, S_W] += w
+    else:
+        state[i, S_VX] = vx
+        state[i, S_VY] = vy
+        state[i, S_W] = w

@@ -98,9 +98,10 @@ def _warm_point(w, o, real, body, vel):
 @njit_inline
 def _warm_lane(w, c, v, k):
     """Warm-start contact ``c`` (lane ``k``): last step's impulses, and the rolling
-    impulse accumulated within this step."""
+    impulse accumulated within this step. The impulses do not depend on the velocities:
+    what they change the velocities by goes to ``v``, for ``add_velocities``."""
     body = _body(w, c)
-    vel = _warm_point(w, c + O_P0, True, body, _lane(v, k))
+    vel = _warm_point(w, c + O_P0, True, body, (0.0, 0.0, 0.0, 0.0, 0.0, 0.0))
     vel = _warm_point(w, c + O_P1, w[c + O_COUNT] > 1.0, body, vel)
     rolling = w[c + O_ROLLI]
     rolled = (vel[0], vel[1], vel[2] - body[2] * rolling, vel[3], vel[4], vel[5] + body[3] * rolling)
@@ -294,7 +295,7 @@ def contact_pass(chunks, state, which, inv_h, soft_dyn, soft_static, pushout, im
     # Where the speed read in this pass stands against the positions (``Q_GAP``): the
     # biased pass runs before the substep moves them, the relax pass after.
     pass_ = (inv_h, soft_dyn, pushout, impact_gap, use_bias, (-0.5 if use_bias else 0.5) / inv_h)
-    motion = which != WARM_START
+    warm = which == WARM_START
     deep = 0
     for t in range(first.shape[0]):
         n = size[t]
@@ -303,11 +304,16 @@ def contact_pass(chunks, state, which, inv_h, soft_dyn, soft_static, pushout, im
         run = 1 if sequential[t] else n  # the overflow group: one contact at a time
         for lo in range(0, n, run):
             hi = min(lo + run, n)
+            if warm:  # velocity changes, added to the bodies' velocities
+                _lanes(cw, v, start, lo, hi, which, pass_, soft_dyn, soft_static, reverse)
+                for j in range(lo, hi):
+                    store_velocities(state, ca, cb, cw, start, v, at, j, True)
+                continue
             for j in range(lo, hi):
-                gather_velocities(state, ca, cb, v, at, j, motion)
+                gather_velocities(state, ca, cb, v, at, j)
             deep += _lanes(cw, v, start, lo, hi, which, pass_, soft_dyn, soft_static, reverse)
             for j in range(lo, hi):
-                store_velocities(state, ca, cb, cw, start, v, at, j)
+                store_velocities(state, ca, cb, cw, start, v, at, j, False)
     return deep
 
 
