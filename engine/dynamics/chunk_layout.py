@@ -30,8 +30,9 @@ go through the chunks in that order. ``solver_rows.gather`` fills the chunks fro
 contact rows each step; the memory is the caller's, kept from step to step.
 
 ``CHUNK`` is 72 lanes (nine vectors of eight): a colour of 400 contacts is six chunks,
-and a chunk's 50 rows span 28 KiB. With 520 lanes (session 15's choice) each row of a
-small world's chunk fell on its own page; pyramid40 ran the same or faster with 72.
+and a chunk's 50 rows span 28 KiB, where with 520 lanes (session 15's choice) they
+spanned 203 KiB. Measured whole steps: 72 ran pyramid40 as fast as 520 or faster and
+136 within noise of 72; 24 was slower on smash and pyramid40 (2026-11-28).
 """
 import numpy as np
 

@@ -13,16 +13,21 @@ eight-wide SIMD code (Box2D's wide floats), and the velocities stored back.
 Branch-free means every choice is a selection both of whose sides are computed: a
 one-point manifold's second point is solved on zeros and its result dropped; the
 soft or rigid, speculative or touching treatment of a point is chosen by value. The
-arithmetic of each contact is the same, operation for operation, as solving the rows
-one at a time; within a colour the order does not matter (no two contacts move the
-same body), so the results are bit-identical to that.
+biased and relax passes do each contact's arithmetic in the same order as solving the
+rows one at a time, and within a colour the order of contacts does not matter (no two
+move the same body); the warm start adds what the impulses change instead of
+subtracting them one by one. Run as plain Python the passes gave exactly the old
+row-by-row results (pyramid10, 2026-11-28); compiled they differ in the last bits,
+where LLVM fuses other multiply-adds in the vector loop than in the scalar one (and a
+contact in a chunk's scalar remainder is fused as the scalar code is). Runs stay
+bit-identical from run to run.
 
 Within a chunk the normal impulses of every contact are solved before the friction of
 any: each contact's friction still follows its own normal impulses, as in Box2D.
 
-Sources: Box2D v3 ``src/contact_solver.c`` (``b2WarmStartContactsTask``,
-``b2SolveContact``, ``b2ApplyRestitutionTask``; the wide-float ``b2SolveContactTwoPointsTask``
-family in ``contact_solver.c``); Catto, "Solver2D" (2024).
+Sources: Box2D v3 ``src/contact_solver.c`` (the wide-float ``b2WarmStartContactsTask``
+and ``b2SolveContactsTask`` over ``b2FloatW`` lanes, the scalar overflow contacts,
+``b2ApplyRestitutionTask``); Catto, "Solver2D" (2024).
 """
 import numpy as np
 

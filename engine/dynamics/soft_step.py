@@ -33,9 +33,8 @@ import math
 import numpy as np
 
 from .._jit import borrowed, copy_items, copy_rows, njit, njit_inline
-from .coloring import order_contacts
 from .chunk_layout import carve_chunks
-from .coloring import COLORS
+from .coloring import COLORS, order_contacts
 from .contact_solver import RELAX, SOLVE, WARM_START, contact_pass, push_deep
 from .restitution import restitution
 from .integrate import cap_velocities, integrate_free, integrate_positions, integrate_velocities
@@ -228,10 +227,6 @@ def step_bodies(bodies, pairs, joints, params, scratch):
     joints : JointArrays or None
         The joint rows (impulses accumulate in place); None for a world without joints,
         which then never compiles the joint kernels.
-    scratch : float64 (k,)
-        Memory for the colour chunks and the velocity scratch, kept by the caller from
-        step to step (a step's allocation of it, mapped fresh from the system each
-        time, made a 4-body step 10 % slower); too small, a larger one is made.
     params : SolverParams
         ``dt``, ``substeps``, gravity, contact ``hertz`` and ``zeta`` (clamped to a
         quarter of the substep rate; doubled with static or kinematic bodies),
@@ -239,6 +234,10 @@ def step_bodies(bodies, pairs, joints, params, scratch):
         ``engine.constants``), ``impact_gap`` (a point farther apart started the step
         apart: its impact speed is taken when it first pushes), and the joints'
         ``joint_hertz``, ``joint_zeta``, ``joint_iterations``.
+    scratch : float64 (k,)
+        Memory for the colour chunks and the velocity scratch, kept by the caller from
+        step to step so that a big scene does not map megabytes afresh every step;
+        too small, a larger one is made and returned.
     """
     substeps = params.substeps
     h = params.dt / substeps
