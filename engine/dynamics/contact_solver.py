@@ -262,15 +262,10 @@ def _impulse_lanes(w, v, start, lo, hi, which, pass_, soft_dyn, soft_static, ord
 
 @njit_inline
 def _lanes(w, v, start, lo, hi, which, pass_, soft_dyn, soft_static, reverse):
-    """One pass over lanes ``lo .. hi - 1`` of the chunk at ``start``; returns the deep
-    points' count. The point order is spelled out as constants in each branch: offsets
+    """The biased or relax pass over lanes ``lo .. hi - 1`` of the chunk at ``start``;
+    returns the deep points' count. The point order is spelled out as constants in each branch: offsets
     known when compiling let LLVM prove that the rows a loop writes are not those it
     reads (with a run-time choice it checks at run time, and took the scalar loop)."""
-    if which == WARM_START:
-        for j in range(lo, hi):
-            k = np.uint64(j)
-            _warm_lane(w, start + k, v, k)
-        return 0
     if reverse:
         return _impulse_lanes(w, v, start, lo, hi, which, pass_, soft_dyn, soft_static,
                               (O_P1, O_P0, 1.0, 0.0))
@@ -309,8 +304,12 @@ def contact_pass(chunks, state, which, inv_h, soft_dyn, soft_static, pushout, im
         run = 1 if sequential[t] else n  # the overflow group: one contact at a time
         for lo in range(0, n, run):
             hi = min(lo + run, n)
+            # Each inlined copy of the lanes costs seconds of a first run's compile:
+            # ``_lanes`` has one call site, the warm start's loop its own.
             if warm:  # velocity changes, added to the bodies' velocities
-                _lanes(cw, v, start, lo, hi, which, pass_, soft_dyn, soft_static, reverse)
+                for j in range(lo, hi):
+                    k = np.uint64(j)
+                    _warm_lane(cw, start + k, v, k)
                 for j in range(lo, hi):
                     store_velocities(state, ca, cb, cw, start, v, at, j, True)
                 continue
