@@ -18,10 +18,10 @@ back as in ``b2StoreImpulsesTask``).
 """
 import numpy as np
 
-from .._jit import njit, njit_inline
+from .._jit import njit, njit_inline, prefetch
 from ..broadphase.key_sort import sort_keys
 from ..contacts.events import hit_bound
-from ..contacts.layout import R_APPROACH, R_GAP, R_NORMAL, R_STRIDE, R_TANGENT
+from ..contacts.layout import CONTACT_SIZE, R_APPROACH, R_GAP, R_NORMAL, R_STRIDE, R_TANGENT
 from ..contacts.layout import C_COUNT, C_FRICTION, C_ROLLING, C_SURFACE, C_NX, C_NY, C_POINTS, C_RESTITUTION, H_NI, H_POINTS, H_STRIDE, H_TI, P_ADJ, P_NI, P_QAX, P_QAY, P_QBX, P_QBY, P_RAX, P_RAY, P_RBX, P_RBY, P_SEP, P_STRIDE, P_TI
 from ..body_state import S_VX, S_VY, S_W
 from .chunk_layout import (CHUNK, O_ADJ, O_COUNT, O_FRICTION, O_GAP, O_IA, O_IB, O_MA, O_MAXNI,
@@ -38,6 +38,14 @@ def relative_speed(dvx, dvy, wa, wb, dx, dy, ra, rb):
     return (dvx * dx + dvy * dy) + (wb * rb - wa * ra)
 
 
+# ``gather`` reads the contact rows in colour order, which jumps through memory: it asks
+# for the row AHEAD contacts later to be loaded while it works on this one (measured on
+# many_pyramids' 58,000 contacts, one process, alternating: 110 -> 87 ns a contact;
+# pyramid40 0.90 times). Prefetching the bodies' rows too, or the rows ``scatter``
+# writes, gained nothing (2026-11-28).
+AHEAD = 8
+
+
 @njit
 def gather(rows, order, cba, cbb, inv_mass, inv_inertia, state, chunks, h):
     """Fill the chunks (``chunk_layout.py``) from the contact rows: chunk ``t``'s contact
@@ -48,8 +56,12 @@ def gather(rows, order, cba, cbb, inv_mass, inv_inertia, state, chunks, h):
     each point is measured there. ``h``: the substep, s (for ``O_GAP``).
     """
     cw, ca, cb, first, size, _, _ = chunks
+    last = order.shape[0] - 1
     for t in range(first.shape[0]):
         for j in range(size[t]):
+            later = order[min(first[t] + j + AHEAD, last)]
+            for line in range(0, CONTACT_SIZE, 8):
+                prefetch(rows, later * CONTACT_SIZE + line)
             i = order[first[t] + j]
             a = cba[i]
             b = cbb[i]
