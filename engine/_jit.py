@@ -26,9 +26,9 @@ and coverage).
 
 Compile time
 ------------
-A program's first run compiles every kernel it calls (about 40 s for a first step), so
-three habits of Numba that cost compile time and nothing else are avoided in the
-kernels (each measured on a cold start, 2026-11-27):
+A program's first run compiles every kernel it calls (about 45 s for a first step), so
+four habits of Numba that cost compile time and nothing else are avoided in the
+kernels (each measured on a cold start, 2026-11-27 and 2026-11-28):
 
 - *An array assigned into an array* (``a[:] = b``, ``rows[k] = other[i]``): Numba's
   implementation formats its shape-mismatch message at run time, which compiles its
@@ -42,6 +42,10 @@ kernels (each measured on a cold start, 2026-11-27):
   value (``np.bool_(True)``, ``np.int64(0)``). Likewise any argument whose type varies
   between calls: an index int32 here and int64 there, an array slice that is contiguous
   only sometimes (layout ``C`` or ``A``), a mask bool or uint8.
+- *An inlined helper called from two places*: each call site is a copy that Numba's
+  front end types anew, with every helper it inlines in turn, even where LLVM later
+  drops one as dead code. ``contact_solver.contact_pass`` called its lanes from two
+  branches and compiled in 21.5 s; with one call site, 8.6 s.
 
 ``tests/test_determinism.py`` checks the last two rules on a cold run of every stage.
 
