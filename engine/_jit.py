@@ -76,9 +76,11 @@ from numba.core import types
 from numba.extending import intrinsic
 from numba.np.arrayobj import populate_array
 
+from ._cache_load import apply as load_without_bitcode
 from ._inline_copy import apply as share_inline_copies
 
 share_inline_copies()  # Numba's inliner copies each callee once, not once per block
+load_without_bitcode()  # cached kernels load without parsing their linking bitcode
 
 njit = numba.njit(cache=True, error_model="numpy", nogil=True, fastmath={"contract"})
 

@@ -1,0 +1,114 @@
+"""Loading a cached kernel without parsing the copy of its code kept for linking.
+
+Numba caches a kernel's machine code and, beside it, its LLVM bitcode, kept so that a
+kernel compiled later could link it in (``CPUCodeLibrary.serialize_using_object_code``).
+Loading the kernel from the cache parses that bitcode (``llvmlite.binding.parse_bitcode``)
+and walks every function and global in it to learn which symbols the machine code
+defines (``JitEngine._load_defined_symbols``). For the engine's kernels, into which
+their helpers are inlined, the bitcode is large, and the two took about two thirds of
+the load: most of the 75 ms that the first step of a warm process spent loading its
+nine kernels (2026-11-28, numba 0.68.1).
+
+Here the symbols come from the machine code's own symbol table (ELF, a few hundred
+24-byte entries read with ``struct``), and the bitcode is parsed only if a kernel being
+compiled asks for it to link against (``_get_module_for_linking``), which a program that
+found every kernel in its cache never does. The cached files are unchanged, and so is
+what runs: the same machine code is loaded as before.
+
+It applies only to 64-bit little-endian ELF objects (Linux on x86-64 and ARM64) and to a
+Numba whose ``_unserialize`` reads ``(object code, bitcode)`` as 0.68's does; anything
+else loads the way Numba does. Set ``ENGINE_NUMBA_LAZY_BITCODE=0`` to leave Numba
+untouched.
+"""
+import os
+import struct
+
+from llvmlite import binding as ll
+from numba.core import codegen
+
+__all__ = ["apply", "defined_symbols"]
+
+_SYMBOL = struct.Struct("<IBBHQQ")  # Elf64_Sym: name, info, other, section, value, size
+_SECTION_OR_FILE = (3, 4)  # symbol types STT_SECTION, STT_FILE: not names of code or data
+
+
+def defined_symbols(object_code):
+    """The names an ELF-64 little-endian object file defines, or None for any other file.
+
+    Examples
+    --------
+    >>> defined_symbols(b"not an object file") is None
+    True
+    """
+    if object_code[:6] != b"\x7fELF\x02\x01":
+        return None
+    tables = {}
+    for section in ll.ObjectFileRef.from_data(object_code).sections():
+        if section.name() in (b".symtab", b".strtab"):
+            tables[section.name()] = section.data()
+    if len(tables) != 2:
+        return None
+    symtab, strtab = tables[b".symtab"], tables[b".strtab"]
+    names = set()
+    for name, info, _, section, _, _ in _SYMBOL.iter_unpack(symtab[:len(symtab) // 24 * 24]):
+        if section == 0 or name == 0 or (info & 0xF) in _SECTION_OR_FILE:
+            continue  # undefined, unnamed, or a section or file entry
+        names.add(strtab[name:strtab.index(b"\0", name)].decode())
+    return names
+
+
+def _numba_reads_object_pairs():
+    """Whether this Numba's ``_unserialize`` is the one this module stands in for."""
+    try:
+        import inspect
+        source = inspect.getsource(codegen.CPUCodeLibrary._unserialize)
+    except (OSError, TypeError, AttributeError):
+        return False
+    return ("object_code, shared_bitcode = data" in source
+            and "_load_defined_symbols(self._shared_module)" in source
+            and hasattr(codegen.CPUCodeLibrary, "_get_module_for_linking"))
+
+
+def apply():
+    """Make Numba load cached kernels without parsing their linking bitcode (see the
+    module's docstring); returns whether it did. Idempotent.
+
+    Examples
+    --------
+    >>> apply() in (True, False)
+    True
+    """
+    if os.environ.get("ENGINE_NUMBA_LAZY_BITCODE", "1") == "0":
+        return False
+    library = codegen.CPUCodeLibrary
+    if getattr(library, "_engine_lazy_bitcode", False):
+        return True
+    if not _numba_reads_object_pairs():
+        return False
+    unserialize = library._unserialize.__func__
+    for_linking = library._get_module_for_linking
+
+    def _unserialize(cls, gen, state):
+        name, kind, data = state
+        names = defined_symbols(data[0]) if kind == "object" else None
+        if names is None:
+            return unserialize(cls, gen, state)
+        object_code, shared_bitcode = data
+        self = gen.create_library(name)
+        self.enable_object_caching()
+        self._set_compiled_object(object_code)
+        self._engine_bitcode = shared_bitcode  # parsed if something links against it
+        self._finalize_final_module()
+        gen._engine._defined_symbols |= names
+        return self
+
+    def _get_module_for_linking(self):
+        bitcode = self.__dict__.pop("_engine_bitcode", None)
+        if bitcode is not None and self._shared_module is None:
+            self._shared_module = ll.parse_bitcode(bitcode)
+        return for_linking(self)
+
+    library._unserialize = classmethod(_unserialize)
+    library._get_module_for_linking = _get_module_for_linking
+    library._engine_lazy_bitcode = True
+    return True
