@@ -238,18 +238,22 @@ def _constant_modules(root):
 
 
 _DEFINES = re.compile(r"^\s*(def|class) ", re.M)
+# What kernels inline from outside their own modules, besides each other: ``borrowed``,
+# ``copy_rows`` (here) and the memory intrinsics.
+_TOOLKIT = ("_jit.py", "_memory.py")
 
 
 def clear_stale_cache(package=None):
     """Delete the cached kernels under ``package`` unless no kernel source changed.
 
-    The fingerprint covers the path and bytes of every kernel module and every module
-    of named values only (``constants.py``, the row layouts: Numba bakes the values a
+    The fingerprint covers the path and bytes of every kernel module, of this module
+    and ``_memory.py`` (helpers kernels inline), and of every module of named values only (``constants.py``, the row layouts: Numba bakes the values a
     kernel reads into its compiled code); it is kept in
     ``package/__pycache__/kernels.sha256``.
     """
     root = pathlib.Path(__file__).resolve().parent if package is None else pathlib.Path(package)
-    modules = sorted(set(kernel_modules(root)) | set(_constant_modules(root)))
+    toolkit = {root / name for name in _TOOLKIT if (root / name).is_file()}
+    modules = sorted(set(kernel_modules(root)) | set(_constant_modules(root)) | toolkit)
     digest = hashlib.sha256()
     for path in modules:
         digest.update(path.relative_to(root).as_posix().encode())
@@ -319,53 +323,3 @@ if os.environ.get("ENGINE_COMPILE_NOTICE", "1") != "0":
     numba.core.event.register("numba:compile", CompileNotice())
 
 
-
-@intrinsic
-def prefetch(typingctx, a, k):
-    """Ask the processor to start loading the cache line holding element ``k`` of the
-    C-contiguous array ``a`` (``k`` counts elements in memory order) into its caches,
-    without waiting for it (LLVM's ``prefetch``, for reading). For loops that read in an
-    order the hardware prefetcher cannot guess: prefetch what an iteration a few ahead
-    will read. A hint only: nothing is read, and an index out of bounds does no harm.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> @numba.njit
-    ... def total(a, order):
-    ...     s = 0.0
-    ...     for j in range(order.shape[0]):
-    ...         prefetch(a, order[min(j + 4, order.shape[0] - 1)] * a.shape[1])
-    ...         s += a[order[j], 0]
-    ...     return s
-    >>> total(np.ones((6, 3)), np.array([5, 0, 3]))
-    3.0
-    """
-    if not (isinstance(a, types.Array) and a.layout == "C" and isinstance(k, types.Integer)):
-        return None
-
-    def codegen(context, builder, signature, args):
-        from llvmlite import ir
-        from numba.core import cgutils
-        aryty, kty = signature.args
-        ary = context.make_array(aryty)(context, builder, args[0])
-        i64 = ir.IntType(64)
-        index = args[1]
-        if index.type.width < 64:
-            index = builder.sext(index, i64) if kty.signed else builder.zext(index, i64)
-        size = context.get_abi_sizeof(context.get_data_type(aryty.dtype))
-        address = builder.add(builder.ptrtoint(ary.data, i64),
-                              builder.mul(index, ir.Constant(i64, size)))
-        i8p = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        fn = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]), "llvm.prefetch.p0")
-        builder.call(fn, [builder.inttoptr(address, i8p), i32(0), i32(3), i32(1)])
-        return context.get_dummy_value()
-
-    return types.void(a, k), codegen
-
-
-if numba.config.DISABLE_JIT:  # kernels run as Python: a hint with nothing to do
-    def prefetch(a, k):  # noqa: F811
-        """Nothing (``NUMBA_DISABLE_JIT=1``): see the compiled version."""

@@ -72,7 +72,7 @@ def test_layout_modules_are_found():
 
 @pytest.mark.parametrize("path", KERNELS, ids=lambda p: p.relative_to(ENGINE).as_posix())
 def test_kernel_modules_import_only_numpy_numba_math_constants_and_kernels(path):
-    allowed = ({"numpy", "numba", "math", "engine.constants", "engine._jit"}
+    allowed = ({"numpy", "numba", "math", "engine.constants", "engine._jit", "engine._memory"}
                | {_module_name(p) for p in KERNELS + LAYOUTS})
     packages = {"engine"} | {_module_name(p.parent / "__init__.py") for p in KERNELS}
     for module, names in _imports(path):

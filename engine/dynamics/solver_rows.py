@@ -18,7 +18,8 @@ back as in ``b2StoreImpulsesTask``).
 """
 import numpy as np
 
-from .._jit import njit, njit_inline, prefetch
+from .._jit import njit, njit_inline
+from .._memory import prefetch
 from ..broadphase.key_sort import sort_keys
 from ..contacts.events import hit_bound
 from ..contacts.layout import CONTACT_SIZE, R_APPROACH, R_GAP, R_NORMAL, R_STRIDE, R_TANGENT
