@@ -147,23 +147,28 @@ def _pair_time(key, frac, bodies, pieces, params, scratch, center):
     swj = body_sweep(bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com, np.int64(j))
     f = min(frac[i], frac[j])
     g = max(frac[i], frac[j])
-    if f > 0.0:
-        a = swi if f == 1.0 else sub_sweep(swi, 0.0, f)
-        b = swj if f == 1.0 else sub_sweep(swj, 0.0, f)
+    # Two stretches, 0 .. f and f .. g, in a loop: one inlined copy of pieces_time (each
+    # costs seconds of a first run's compile).
+    for stretch in range(2):
+        if stretch == 0:
+            if f <= 0.0:
+                continue
+            start, span = 0.0, f
+            a = swi if f == 1.0 else sub_sweep(swi, 0.0, f)
+            b = swj if f == 1.0 else sub_sweep(swj, 0.0, f)
+        else:
+            if g <= f:
+                return _MISS
+            start, span = f, g - f
+            if frac[i] < frac[j]:
+                a, b = sub_sweep(swi, f, f), sub_sweep(swj, f, g)
+            else:
+                a, b = sub_sweep(swi, f, g), sub_sweep(swj, f, f)
         if relative_motion(a, b, ei, ej) > slow:
             s = pieces_time(pieces, p, q, a, b, slop, scratch, center)
             if s > 0.0:
-                return s * f
-    if g <= f:
-        return _MISS
-    if frac[i] < frac[j]:
-        a, b = sub_sweep(swi, f, f), sub_sweep(swj, f, g)
-    else:
-        a, b = sub_sweep(swi, f, g), sub_sweep(swj, f, f)
-    if relative_motion(a, b, ei, ej) <= slow:
-        return _MISS
-    s = pieces_time(pieces, p, q, a, b, slop, scratch, center)
-    return f + s * (g - f) if s > 0.0 else _MISS
+                return start + s * span
+    return _MISS
 
 
 @njit_inline
@@ -231,15 +236,20 @@ def fast_pair_impacts(fast, frac, bodies, pieces, rule, one_way, params, scratch
     pending = np.empty(keys.shape[0], np.int64)  # the pairs that may have an impact
     listed = np.zeros(keys.shape[0], np.uint8)
     count = 0
-    for e in range(keys.shape[0]):
-        times[e] = _pair_time(keys[e], frac, bodies, pieces, params, scratch, center)
-        if times[e] >= 0.0:
-            pending[count] = e
-            listed[e] = 1
-            count += 1
+    todo = np.arange(keys.shape[0])  # the pairs to time (again): at first all
+    waiting = keys.shape[0]
     first, pair = _pairs_of_bodies(keys, body, frac.shape[0])
     applied = 0
     while True:
+        # One call site of the inlined ``_pair_time``: each copy costs seconds of a
+        # first run's compile (with two, this kernel compiled in 10.6 s).
+        for q in range(waiting):
+            k = todo[q]
+            times[k] = _pair_time(keys[k], frac, bodies, pieces, params, scratch, center)
+            if times[k] >= 0.0 and listed[k] == 0:
+                pending[count] = k
+                listed[k] = 1
+                count += 1
         e, count = _earliest(times, pending, listed, count)
         if e < 0:
             return applied
@@ -249,6 +259,7 @@ def fast_pair_impacts(fast, frac, bodies, pieces, rule, one_way, params, scratch
         frac[i] = min(frac[i], t)
         frac[j] = min(frac[j], t)
         applied += 1
+        waiting = 0  # the two bodies' other pairs, timed again at the loop's top
         for m in (i, j):
             for r in range(first[m], first[m + 1]):
                 k = pair[r]
@@ -259,8 +270,5 @@ def fast_pair_impacts(fast, frac, bodies, pieces, rule, one_way, params, scratch
                 if (a == i and b == j) or (a == j and b == i):
                     times[k] = _DONE
                     continue
-                times[k] = _pair_time(keys[k], frac, bodies, pieces, params, scratch, center)
-                if times[k] >= 0.0 and listed[k] == 0:
-                    pending[count] = k
-                    listed[k] = 1
-                    count += 1
+                todo[waiting] = k
+                waiting += 1
