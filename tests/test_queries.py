@@ -20,7 +20,7 @@ import numpy as np
 import pymunk
 import pytest
 import shapely
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import LineString, Point
 from shapely.geometry import Polygon as ShapelyPolygon
@@ -315,6 +315,7 @@ KIND = st.sampled_from(KINDS)
 @settings(max_examples=150, deadline=None)
 @given(kind=KIND, seed=st.integers(0, 2**32 - 1), x=st.floats(-50, 50), y=st.floats(-50, 50),
        angle=st.floats(-4, 4), ray=st.lists(st.floats(-3, 3), min_size=4, max_size=4))
+@example(kind="capsule", seed=15043, x=0.0, y=0.0, angle=-1.0, ray=[0.0, -0.25, 1.0, 0.0])
 def test_one_shape_ray_against_pymunk(kind, seed, x, y, angle, ray):
     shape = random_shape(np.random.default_rng(seed), kind)
     world = World()
@@ -334,8 +335,35 @@ def test_one_shape_ray_against_pymunk(kind, seed, x, y, angle, ray):
     if info is None:
         assert hit is None
         return
-    assert hit is not None and abs(hit.fraction - info.alpha) <= TOL
+    assert hit is not None
+    if kind == "capsule" and _distance_along(twin, start, end, info.alpha - 1e-7) < 0.0:
+        # pymunk is wrong here: its hit is where the ray leaves the capsule, through a
+        # flat side, after entering through an end cap (seen for a ray starting 6 mm
+        # from a cap, 2026-11-28). The truth is the first entry, checked exactly.
+        assert _first_entry(twin, start, end, hit)
+        return
+    assert abs(hit.fraction - info.alpha) <= TOL
     assert close(hit.point, info.point) and close(hit.normal, info.normal)
+
+
+def _distance_along(twin, start, end, t):
+    """Signed distance from the pymunk shape ``twin`` (negative inside) of the ray's
+    point at fraction ``t`` (pymunk's point query: exact)."""
+    point = (start[0] + t * (end[0] - start[0]), start[1] + t * (end[1] - start[1]))
+    return twin.point_query(point).distance
+
+
+def _first_entry(twin, start, end, hit):
+    """Whether ``hit`` is where the ray first enters the convex shape ``twin``, with its
+    outward normal. The distance to a convex shape along a line is convex in the
+    fraction, so a zero at which it decreases has only positive values before it."""
+    t, length = hit.fraction, math.dist(start, end)
+    on_boundary = abs(_distance_along(twin, start, end, t)) <= 1e-9
+    entering = _distance_along(twin, start, end, t - 1e-6 / length) > 1e-7
+    inside = (hit.point[0] - 1e-6 * hit.normal[0], hit.point[1] - 1e-6 * hit.normal[1])
+    gradient = twin.point_query((hit.point[0] + 1e-6 * hit.normal[0], hit.point[1] + 1e-6 * hit.normal[1])).gradient
+    return (on_boundary and entering and np.allclose(hit.normal, tuple(gradient), atol=1e-6)
+            and twin.point_query(inside).distance < 0.0)
 
 
 def test_a_ray_along_a_sharp_segment_misses_it():
