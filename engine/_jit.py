@@ -248,9 +248,9 @@ def clear_stale_cache(package=None):
     """Delete the cached kernels under ``package`` unless no kernel source changed.
 
     The fingerprint covers the path and bytes of every kernel module, of this module
-    and ``_memory.py`` (helpers kernels inline), and of every module of named values only (``constants.py``, the row layouts: Numba bakes the values a
-    kernel reads into its compiled code); it is kept in
-    ``package/__pycache__/kernels.sha256``.
+    and ``_memory.py`` (helpers kernels inline), and of every module of named values
+    only (``constants.py``, the row layouts: Numba bakes the values a kernel reads into
+    its compiled code); it is kept in ``package/__pycache__/kernels.sha256``.
     """
     root = pathlib.Path(__file__).resolve().parent if package is None else pathlib.Path(package)
     toolkit = {root / name for name in _TOOLKIT if (root / name).is_file()}
@@ -322,5 +322,3 @@ class CompileNotice(numba.core.event.Listener):
 
 if os.environ.get("ENGINE_COMPILE_NOTICE", "1") != "0":
     numba.core.event.register("numba:compile", CompileNotice())
-
-

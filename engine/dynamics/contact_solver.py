@@ -263,9 +263,10 @@ def _impulse_lanes(w, v, start, lo, hi, which, pass_, soft_dyn, soft_static, ord
 @njit_inline
 def _lanes(w, v, start, lo, hi, which, pass_, soft_dyn, soft_static, reverse):
     """The biased or relax pass over lanes ``lo .. hi - 1`` of the chunk at ``start``;
-    returns the deep points' count. The point order is spelled out as constants in each branch: offsets
-    known when compiling let LLVM prove that the rows a loop writes are not those it
-    reads (with a run-time choice it checks at run time, and took the scalar loop)."""
+    returns the deep points' count. The point order is spelled out as constants in each
+    branch: offsets known when compiling let LLVM prove that the rows a loop writes are
+    not those it reads (with a run-time choice it checks at run time, and took the
+    scalar loop)."""
     if reverse:
         return _impulse_lanes(w, v, start, lo, hi, which, pass_, soft_dyn, soft_static,
                               (O_P1, O_P0, 1.0, 0.0))

@@ -41,7 +41,7 @@ def relative_speed(dvx, dvy, wa, wb, dx, dy, ra, rb):
 
 # ``gather`` reads the contact rows in colour order, which jumps through memory: it asks
 # for the row AHEAD contacts later to be loaded while it works on this one (measured on
-# many_pyramids' 58,000 contacts, one process, alternating: 110 -> 87 ns a contact;
+# many_pyramids' 58,000 contacts, one process, alternating: 110-118 -> 87-90 ns a contact;
 # pyramid40 0.90 times). Prefetching the bodies' rows too, or the rows ``scatter``
 # writes, gained nothing (2026-11-28).
 AHEAD = 8
