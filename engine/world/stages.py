@@ -15,6 +15,7 @@ from ..broadphase.proxies import placed_proxies, refresh_proxies
 from ..dynamics.continuous import find_fast, solve_continuous
 from ..dynamics.sleep import update_sleep, wake_touched
 from ..dynamics.soft_step import step_bodies
+from . import compile_ahead
 from .events import NO_EVENTS, ContactEvents, SensorEvents, sensor_pairs
 from .sensor_kernels import CROSSED, OVERLAPS, sensor_visits
 from .sleeping import sleep_columns, sleep_links
@@ -154,6 +155,8 @@ def solve(state, dt):
     started from kept in ``pos0``, ``angle0`` for the continuous stage)."""
     state.hit_pairs = NOTHING
     if state.bodies.used:
+        if compile_ahead.pending():  # a first run: the solver is compiling in a helper
+            compile_ahead.wait()
         state.pairs.reserve()
         joints = state.joints.arrays() if len(state.joints) else None
         state.hit_pairs, state.scratch["solver"] = _step_bodies(

@@ -18,7 +18,7 @@ import numpy as np
 from .. import constants as K
 from .._checks import as_between, as_float, as_non_negative, as_positive, as_vec2, as_within
 from ..contacts.narrowphase import MIX_BOX2D, MIX_PYMUNK
-from . import callbacks, stages
+from . import callbacks, compile_ahead, stages
 from .world_events import WorldEvents
 from .world_queries import WorldQueries
 from .world_joints import WorldJoints
@@ -85,6 +85,7 @@ class World(WorldBulk, WorldEvents, WorldQueries, WorldJoints, AngularJoints, Jo
             raise TypeError(f"sleeping must be a bool, got {sleeping!r}")
         self._state = WorldState(gravity, _as_substeps(substeps), _mixing_code(mixing))
         self._state.sleeping = bool(sleeping)
+        compile_ahead.start()  # a first run: the solver compiles in a second process
 
     # -- settings ---------------------------------------------------------------------
     @property
