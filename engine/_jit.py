@@ -59,7 +59,7 @@ manifold routines, for example) would keep running its stale compiled code after
 other file changed: after a ``git pull`` or an upgrade in place, wrong physics,
 silently. To rule that out, importing this module fingerprints every kernel module of
 the package (every module that imports ``_jit``, wherever it lives) and clears their
-cached code when any of them changed (about a millisecond). Caches that Numba keeps
+cached code when any of them changed (a few milliseconds: each file is read once). Caches that Numba keeps
 elsewhere (``NUMBA_CACHE_DIR``, or a user-wide directory for read-only installs) are not
 covered: clear those by hand after changing kernels.
 """
@@ -77,11 +77,12 @@ from numba.core import types
 from numba.extending import intrinsic
 from numba.np.arrayobj import populate_array
 
-from ._cache_load import apply as load_without_bitcode
+from ._cache_load import apply as load_without_bitcode, apply_lazy_refresh
 from ._inline_copy import apply as share_inline_copies
 
 share_inline_copies()  # Numba's inliner copies each callee once, not once per block
 load_without_bitcode()  # cached kernels load without parsing their linking bitcode
+apply_lazy_refresh()  # ... and without installing Numba's compiler registries
 
 njit = numba.njit(cache=True, error_model="numpy", nogil=True, fastmath={"contract"})
 

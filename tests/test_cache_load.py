@@ -1,5 +1,6 @@
-"""Cached kernels load without their linking bitcode parsed (``engine/_cache_load.py``),
-and still run, and still link into kernels compiled after them."""
+"""Cached kernels load without their linking bitcode parsed and without Numba's compiler
+registries installed (``engine/_cache_load.py``), and still run, and still link into
+kernels compiled after them."""
 import os
 import subprocess
 import sys
@@ -54,14 +55,17 @@ _RUN = textwrap.dedent('''
         loaded.append(library)
         return library
     codegen.CPUCodeLibrary._unserialize = classmethod(spy)
+    from numba.core.registry import cpu_target
     import kernels
     a = np.arange(5.0)
     assert kernels.kernel(a, 3.0) == 30.0 + 20.0
+    registries = len(cpu_target.typing_context._registries)  # none installed by a load
     @numba.njit  # compiled now: links the cached helper in
     def caller(a):
         return kernels.helper(a) + 1.0
     assert caller(a) == 21.0
-    print(len(loaded), sum(hasattr(l, "_engine_bitcode") for l in loaded))
+    after = len(cpu_target.typing_context._registries)
+    print(len(loaded), sum(hasattr(l, "_engine_bitcode") for l in loaded), registries, after)
 ''')
 
 
@@ -76,7 +80,9 @@ def test_cached_kernels_load_run_and_link(tmp_path):
                               capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
         outs.append(done.stdout.split())
-    assert outs[0] == ["0", "0"]  # nothing in the cache yet
-    loaded, lazy = map(int, outs[1])
+    assert outs[0][:2] == ["0", "0"]  # nothing in the cache yet
+    loaded, lazy, registries, after = map(int, outs[1])
     # kernel and helper loaded; the helper's bitcode was parsed when caller linked it
     assert loaded >= 2 and lazy >= 1
+    # the loads installed no typing registry; the compile after them refreshed them all
+    assert _cache_load.apply_lazy_refresh() and registries == 0 and after > 0
