@@ -10,9 +10,10 @@ the load: most of the 75 ms that the first step of a warm process spent loading 
 nine kernels (2026-11-28, numba 0.68.1).
 
 Here the symbols come from the machine code's own symbol table (ELF: the section
-headers and a few hundred 24-byte entries, read with ``struct``), and the bitcode is parsed only if a kernel being
-compiled asks for it to link against (``_get_module_for_linking``), which a program that
-found every kernel in its cache never does. The cached files are unchanged, and so is
+headers and a few hundred 24-byte entries, read with ``struct``), and the bitcode is
+parsed only if a kernel being compiled asks for it to link against
+(``_get_module_for_linking``), which a program that found every kernel in its cache
+never does. The cached files are unchanged, and so is
 what runs: the same machine code is loaded as before.
 
 Second, Numba refreshes its typing and lowering registries before every load from the
@@ -23,9 +24,9 @@ loaded code calls into (Numba's runtime, NRT, and the hashing symbols) and leave
 full refresh to the first compile, which does it anyway (``compile_extra``). Set
 ``ENGINE_NUMBA_LAZY_REFRESH=0`` to keep Numba's refresh.
 
-The bitcode change applies only to 64-bit little-endian ELF objects (Linux on x86-64 and ARM64) and to a
-Numba whose ``_unserialize`` reads ``(object code, bitcode)`` as 0.68's does; anything
-else loads the way Numba does. Set ``ENGINE_NUMBA_LAZY_BITCODE=0`` to leave Numba
+The bitcode change applies only to 64-bit little-endian ELF objects (Linux on x86-64
+and ARM64) and to a Numba whose ``_unserialize`` reads ``(object code, bitcode)`` as
+0.68's does; anything else loads the way Numba does. Set ``ENGINE_NUMBA_LAZY_BITCODE=0`` to leave Numba
 untouched.
 """
 import os
@@ -76,7 +77,8 @@ def defined_symbols(object_code):
     else:
         return None
     names = set()
-    for name, info, _, section, _, _ in _SYMBOL.iter_unpack(symtab[:len(symtab) // 24 * 24]):
+    whole = symtab[:len(symtab) // 24 * 24]
+    for name, info, _, section, _, _ in _SYMBOL.iter_unpack(whole):
         if section == 0 or name == 0 or (info & 0xF) in _SECTION_OR_FILE:
             continue  # undefined, unnamed, or a section or file entry
         names.add(strtab[name:strtab.index(b"\0", name)].decode())
@@ -148,8 +150,9 @@ def _numba_refreshes_then_loads():
         source = inspect.getsource(caching.Cache.load_overload)
     except (OSError, TypeError, AttributeError):
         return False
+    skipped = ("#", '"""', "Load", "using", "def")  # comments, docstring, signature
     body = [line.strip() for line in source.splitlines()
-            if line.strip() and not line.strip().startswith(("#", '"""', "Load", "using", "def"))]
+            if line.strip() and not line.strip().startswith(skipped)]
     return body == ["target_context.refresh()",
                     "with self._guard_against_spurious_io_errors():",
                     "return self._load_overload(sig, target_context)"]

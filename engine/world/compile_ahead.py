@@ -9,10 +9,10 @@ is made and the solver is not in the cache, :func:`start` launches
 ``python -m engine.world.compile_ahead``: a helper process that makes a one-body world,
 calls the solver stage once (compiling it, which writes it to Numba's cache) and exits.
 It goes on with the stages after the solver that compile (the sleep timers, the search
-for fast bodies). Meanwhile this process compiles the broadphase and the narrowphase as it
-steps; when it reaches the solver it waits for the helper (:func:`wait`) and loads the solver from the
-cache. Measured on a 2-core machine: a cold pyramid20 start 45.6-48.0 s -> 24.7-25.5 s
-(``docs/performance.md``, session 18).
+for fast bodies). Meanwhile this process compiles the broadphase and the narrowphase as
+it steps; when it reaches the solver it waits for the helper (:func:`wait`) and loads
+the solver from the cache. Measured on a 2-core machine: a cold pyramid20 start
+45.6-48.0 s -> 24.7-25.5 s (``docs/performance.md``, session 18).
 
 The helper only writes Numba's ordinary cache, so a run without it computes the same
 thing; whatever it has not finished, this process compiles itself. Only one helper runs
