@@ -19,7 +19,8 @@ thing; whatever it has not finished, this process compiles itself. Only one help
 per cache (a lock file in the cache folder): processes started together on a cold
 machine (a Dask cluster's workers) do not all compile the solver twice. A helper still
 running when this process exits is stopped. ``ENGINE_COMPILE_AHEAD=0`` turns it off;
-under ``NUMBA_DISABLE_JIT`` nothing compiles and no helper starts.
+under ``NUMBA_DISABLE_JIT`` nothing compiles and no helper starts, nor in a frozen
+application (its ``sys.executable`` is the application, not Python).
 """
 import atexit
 import os
@@ -89,6 +90,8 @@ def start():
         return False
     _checked = True
     if os.environ.get(_ENV, "1") == "0" or numba.config.DISABLE_JIT:
+        return False
+    if not sys.executable or getattr(sys, "frozen", False):  # no Python to run it with
         return False
     index = _solver_index()
     if index is None or index.exists():
