@@ -25,6 +25,19 @@ def as_float(value, name):
     return f
 
 
+def as_flag(value, name):
+    """``value`` as a bool: True or False (a NumPy bool too), or a TypeError naming ``name``.
+
+    Examples
+    --------
+    >>> as_flag(np.True_, "bullet")
+    True
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
 def as_positive(value, name):
     """``value`` as a finite float > 0."""
     f = as_float(value, name)

@@ -9,6 +9,7 @@ for bit as the same world stepped alone (``docs/batch.md``).
 import numpy as np
 
 from .. import constants as K
+from .._api import column_view
 from ..world.world import World
 from . import lanes, replicate
 from .lane_world import LaneWorld
@@ -133,31 +134,18 @@ class WorldBatch:
         return self._per_world[0]
 
     def _view(self, column):
+        """The body store's ``column``, world by world (``column_view`` makes it read-only)."""
+        column = getattr(self._state.bodies, column)
         n, b = self._n, self._per_world[0]
-        view = column[: n * b].reshape((n, b) + column.shape[1:])
-        view.flags.writeable = False
-        return view
+        return column[: n * b].reshape((n, b) + column.shape[1:])
 
-    @property
-    def positions(self):
-        """Read-only (n, bodies, 2) view of the body origins (set them with
-        :meth:`set_state`)."""
-        return self._view(self._state.bodies.pos)
-
-    @property
-    def angles(self):
-        """Read-only (n, bodies) view of the body angles in radians."""
-        return self._view(self._state.bodies.angle)
-
-    @property
-    def velocities(self):
-        """Read-only (n, bodies, 2) view of the linear velocities of the centres of mass."""
-        return self._view(self._state.bodies.vel)
-
-    @property
-    def angular_velocities(self):
-        """Read-only (n, bodies) view of the angular velocities."""
-        return self._view(self._state.bodies.angvel)
+    positions = column_view("pos", "Read-only (n, bodies, 2) view of the body origins (set them "
+                            "with :meth:`set_state`).")
+    angles = column_view("angle", "Read-only (n, bodies) view of the body angles in radians.")
+    velocities = column_view("vel", "Read-only (n, bodies, 2) view of the linear velocities of "
+                             "the centres of mass.")
+    angular_velocities = column_view("angvel", "Read-only (n, bodies) view of the angular "
+                                     "velocities.")
 
     # -- per-world settings -------------------------------------------------------------
     @property

@@ -7,6 +7,7 @@ only; ``debug_draw`` draws that world alone. It is a view: it changes as the bat
 import numpy as np
 
 from .. import constants as K
+from .._api import column_view
 from ..world.queries import LaneFilter
 from ..world.world_queries import WorldQueries
 
@@ -70,29 +71,14 @@ class LaneWorld:
         return self._lane
 
     def _view(self, column):
-        view = column[self._rows]
-        view.flags.writeable = False
-        return view
+        """This world's rows of the body store's ``column`` (``column_view`` makes them
+        read-only)."""
+        return getattr(self._world._state.bodies, column)[self._rows]
 
-    @property
-    def positions(self):
-        """Read-only (bodies, 2) view of the body origins."""
-        return self._view(self._world._state.bodies.pos)
-
-    @property
-    def angles(self):
-        """Read-only (bodies,) view of the angles."""
-        return self._view(self._world._state.bodies.angle)
-
-    @property
-    def velocities(self):
-        """Read-only (bodies, 2) view of the linear velocities."""
-        return self._view(self._world._state.bodies.vel)
-
-    @property
-    def angular_velocities(self):
-        """Read-only (bodies,) view of the angular velocities."""
-        return self._view(self._world._state.bodies.angvel)
+    positions = column_view("pos", "Read-only (bodies, 2) view of the body origins.")
+    angles = column_view("angle", "Read-only (bodies,) view of the angles.")
+    velocities = column_view("vel", "Read-only (bodies, 2) view of the linear velocities.")
+    angular_velocities = column_view("angvel", "Read-only (bodies,) view of the angular velocities.")
 
     @property
     def bodies(self):

@@ -127,22 +127,25 @@ def _write_clipped(out, nx, ny, sign, sep, r1, r2, lox, loy, s_lo, keep_lo, upx,
     out[M_NX] = sign * nx
     out[M_NY] = sign * ny
     out[M_SEP] = sep - (r1 + r2)
+    # (x, y, core separation, feature id) of each clipped point: the lower one lies at
+    # the reference face's vertex i11 and the incident edge's i22, the upper at i12, i21
+    lo = (lox, loy, s_lo, _feature_id(i11, i22, flip))
+    up = (upx, upy, s_up, _feature_id(i12, i21, flip))
+    if flip:  # B's face is the reference: its points in the opposite order
+        lo, keep_lo, up, keep_up = up, keep_up, lo, keep_lo
     count = 0
-    if flip:
-        if keep_up:
-            count = _write_point(out, count, upx, upy, nx, ny, r1, r2, s_up,
-                                 float(i21 * 256 + i12))
-        if keep_lo:
-            count = _write_point(out, count, lox, loy, nx, ny, r1, r2, s_lo,
-                                 float(i22 * 256 + i11))
-    else:
-        if keep_lo:
-            count = _write_point(out, count, lox, loy, nx, ny, r1, r2, s_lo,
-                                 float(i11 * 256 + i22))
-        if keep_up:
-            count = _write_point(out, count, upx, upy, nx, ny, r1, r2, s_up,
-                                 float(i12 * 256 + i21))
+    if keep_lo:
+        count = _write_point(out, count, lo[0], lo[1], nx, ny, r1, r2, lo[2], lo[3])
+    if keep_up:
+        count = _write_point(out, count, up[0], up[1], nx, ny, r1, r2, up[2], up[3])
     out[M_COUNT] = float(count)
+
+
+@njit_inline
+def _feature_id(ref, inc, flip):
+    """``256 * (A's vertex) + (B's vertex)`` of a clipped point from the reference face's
+    vertex ``ref`` and the incident edge's vertex ``inc`` (``flip``: B is the reference)."""
+    return float(inc * 256 + ref) if flip else float(ref * 256 + inc)
 
 
 @njit_inline

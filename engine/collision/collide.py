@@ -11,6 +11,7 @@ import numpy as np
 from . import manifold as _k
 from .shape_pairs import collide_shapes
 from ..geometry.shapes import Shape
+from .._api import fill_doc
 from .._checks import as_pose
 
 __all__ = ["Manifold", "collide", "overlaps", "manifold_from_rows"]
@@ -72,14 +73,34 @@ def _check_shape(shape, name):
                         f"got {type(shape).__name__}")
 
 
+def _piece_pairs(shape_a, pose_a, shape_b, pose_b):
+    """The arguments checked, the manifold rows of every touching piece pair: ``(rows,
+    filled)``, rows ``rows[:filled]`` (``collide_shapes``)."""
+    _check_shape(shape_a, "shape_a")
+    _check_shape(shape_b, "shape_b")
+    pa = as_pose(pose_a, "pose_a")
+    pb = as_pose(pose_b, "pose_b")
+    rows = _rows((len(shape_a._starts) - 1) * (len(shape_b._starts) - 1))
+    filled = collide_shapes(shape_a._pack, shape_a._starts, shape_a._radius, pa[0], pa[1], pa[2],
+                            shape_b._pack, shape_b._starts, shape_b._radius, pb[0], pb[1], pb[2],
+                            0.0, rows)
+    return rows, filled
+
+
+# The parameters of collide and overlaps: two shapes and their poses (``fill_doc``).
+PAIR_PARAMETERS = """\
+Parameters
+----------
+shape_a, shape_b : Circle, Segment or Polygon
+pose_a, pose_b : (x, y, angle) or (x, y)
+    Position of each shape's local origin in the world and its rotation in radians."""
+
+
+@fill_doc(parameters=PAIR_PARAMETERS)
 def collide(shape_a, pose_a, shape_b, pose_b):
     """Contact manifold of two shapes at two poses, or ``None`` when they do not overlap.
 
-    Parameters
-    ----------
-    shape_a, shape_b : Circle, Segment or Polygon
-    pose_a, pose_b : (x, y, angle) or (x, y)
-        Position of each shape's local origin in the world and its rotation in radians.
+    {parameters}
 
     Returns
     -------
@@ -95,14 +116,7 @@ def collide(shape_a, pose_a, shape_b, pose_b):
     >>> collide(Circle(1), (0, 0), Circle(1), (3, 0)) is None
     True
     """
-    _check_shape(shape_a, "shape_a")
-    _check_shape(shape_b, "shape_b")
-    pa = as_pose(pose_a, "pose_a")
-    pb = as_pose(pose_b, "pose_b")
-    rows = _rows((len(shape_a._starts) - 1) * (len(shape_b._starts) - 1))
-    filled = collide_shapes(shape_a._pack, shape_a._starts, shape_a._radius, pa[0], pa[1], pa[2],
-                            shape_b._pack, shape_b._starts, shape_b._radius, pb[0], pb[1], pb[2],
-                            0.0, rows)
+    rows, filled = _piece_pairs(shape_a, pose_a, shape_b, pose_b)
     if filled == 0:
         return None
     if filled == 1:  # the common case, one convex piece each: no searching
@@ -141,14 +155,11 @@ def manifold_from_rows(rows):
     return Manifold(normal, float(-sep), tuple(points), tuple(seps), tuple(ids))
 
 
+@fill_doc(parameters=PAIR_PARAMETERS)
 def overlaps(shape_a, pose_a, shape_b, pose_b):
     """True when the shapes overlap with positive depth; cheaper than :func:`collide`.
 
-    Parameters
-    ----------
-    shape_a, shape_b : Circle, Segment or Polygon
-    pose_a, pose_b : (x, y, angle) or (x, y)
-        Position of each shape's local origin in the world and its rotation in radians.
+    {parameters}
 
     Examples
     --------
@@ -156,12 +167,5 @@ def overlaps(shape_a, pose_a, shape_b, pose_b):
     >>> overlaps(Circle(1), (0, 0), Circle(1), (1.5, 0)), overlaps(Circle(1), (0, 0), Circle(1), (2.5, 0))
     (True, False)
     """
-    _check_shape(shape_a, "shape_a")
-    _check_shape(shape_b, "shape_b")
-    pa = as_pose(pose_a, "pose_a")
-    pb = as_pose(pose_b, "pose_b")
-    rows = _rows((len(shape_a._starts) - 1) * (len(shape_b._starts) - 1))
-    filled = collide_shapes(shape_a._pack, shape_a._starts, shape_a._radius, pa[0], pa[1], pa[2],
-                            shape_b._pack, shape_b._starts, shape_b._radius, pb[0], pb[1], pb[2],
-                            0.0, rows)
+    rows, filled = _piece_pairs(shape_a, pose_a, shape_b, pose_b)
     return any(sep < 0.0 for sep in rows[:filled, _k.M_SEP].tolist())

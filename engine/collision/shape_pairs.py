@@ -9,12 +9,12 @@ import math
 
 import numpy as np
 
-from .._jit import njit_exact as njit
+from .._jit import njit_exact as njit, njit_exact_inline as njit_inline
 from ..geometry.convex import piece_box
 from .manifold import collide_pieces
 from ..geometry.seam_rows import GHOST_SIZE
 
-__all__ = ["collide_shapes", "PACK_SIZE"]
+__all__ = ["collide_shapes", "unpack_into", "PACK_SIZE"]
 
 
 # Columns of a shape's packed geometry (``Shape._pack``): one array per shape, so a call
@@ -24,6 +24,20 @@ PACK_VX = 0  # core vertex
 PACK_NX = 2  # normal of the edge leaving it
 PACK_GHOST = 4  # its seam row (GHOST_SIZE columns)
 PACK_SIZE = PACK_GHOST + GHOST_SIZE
+
+
+@njit_inline
+def unpack_into(pack, verts, norms, ghost, at):
+    """Copy a shape's packed rows (``Shape._pack``) into rows ``at, at + 1, ...`` of a
+    vertex pool: core vertices, edge normals, seam rows."""
+    for r in range(pack.shape[0]):
+        i = at + r
+        verts[i, 0] = pack[r, PACK_VX]
+        verts[i, 1] = pack[r, PACK_VX + 1]
+        norms[i, 0] = pack[r, PACK_NX]
+        norms[i, 1] = pack[r, PACK_NX + 1]
+        for c in range(GHOST_SIZE):
+            ghost[i, c] = pack[r, PACK_GHOST + c]
 
 
 @njit
@@ -61,15 +75,8 @@ def collide_shapes(pack_a, starts_a, ra, xa, ya, ang_a, pack_b, starts_b, rb, xb
     scratch_v = work[2]
     scratch_n = work[3]
     ghost = np.empty((na + nb, GHOST_SIZE))
-    for i in range(na + nb):
-        src = pack_a if i < na else pack_b
-        r = i if i < na else i - na
-        verts[i, 0] = src[r, PACK_VX]
-        verts[i, 1] = src[r, PACK_VX + 1]
-        norms[i, 0] = src[r, PACK_NX]
-        norms[i, 1] = src[r, PACK_NX + 1]
-        for c in range(GHOST_SIZE):
-            ghost[i, c] = src[r, PACK_GHOST + c]
+    unpack_into(pack_a, verts, norms, ghost, 0)
+    unpack_into(pack_b, verts, norms, ghost, na)
     many = npa > 1 or npb > 1
     filled = 0
     for i in range(npa):

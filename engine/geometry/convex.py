@@ -71,28 +71,22 @@ def convex_distance(v, s1, k1, s2, k2):
     """
     best = math.inf
     b1x = b1y = b2x = b2y = 0.0
-    for i in range(s1, s1 + k1):
-        px = v[i, 0]
-        py = v[i, 1]
-        for j in range(k2):
-            j1 = s2 + j
-            j2 = s2 + (j + 1 if j + 1 < k2 else 0)
-            cx, cy, _ = closest_on_segment(px, py, v[j1, 0], v[j1, 1], v[j2, 0], v[j2, 1])
-            dd = (cx - px) * (cx - px) + (cy - py) * (cy - py)
-            if dd < best:
-                best = dd
-                b1x, b1y, b2x, b2y = px, py, cx, cy
-    for j in range(s2, s2 + k2):
-        px = v[j, 0]
-        py = v[j, 1]
-        for i in range(k1):
-            i1 = s1 + i
-            i2 = s1 + (i + 1 if i + 1 < k1 else 0)
-            cx, cy, _ = closest_on_segment(px, py, v[i1, 0], v[i1, 1], v[i2, 0], v[i2, 1])
-            dd = (cx - px) * (cx - px) + (cy - py) * (cy - py)
-            if dd < best:
-                best = dd
-                b1x, b1y, b2x, b2y = cx, cy, px, py
+    for side in range(2):  # core 1's vertices against core 2's edges, then the other way
+        sv, kv, se, ke = (s1, k1, s2, k2) if side == 0 else (s2, k2, s1, k1)
+        for i in range(sv, sv + kv):
+            px = v[i, 0]
+            py = v[i, 1]
+            for j in range(ke):
+                j1 = se + j
+                j2 = se + (j + 1 if j + 1 < ke else 0)
+                cx, cy, _ = closest_on_segment(px, py, v[j1, 0], v[j1, 1], v[j2, 0], v[j2, 1])
+                dd = (cx - px) * (cx - px) + (cy - py) * (cy - py)
+                if dd < best:
+                    best = dd
+                    if side == 0:
+                        b1x, b1y, b2x, b2y = px, py, cx, cy
+                    else:
+                        b1x, b1y, b2x, b2y = cx, cy, px, py
     return math.sqrt(best), b1x, b1y, b2x, b2y
 
 

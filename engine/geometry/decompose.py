@@ -23,6 +23,7 @@ import numpy as np
 __all__ = ["validate_polygon", "is_convex", "decompose", "interior_edges", "outline_cones",
            "insert_outline_vertices", "REL_TOL"]
 
+from .._api import fill_doc
 from .outline import (REL_TOL, box_pairs, chord_offset, chord_offsets, cross, is_convex, length_tolerance,
                       point_segment_distance, successors, validate_polygon)
 
@@ -215,6 +216,17 @@ def decompose(vertices, method="auto"):
     return min(results, key=len)
 
 
+# The parameters of the functions that read pieces against their outline (``fill_doc``).
+PIECES_OF_POLYGON = """\
+Parameters
+----------
+pieces : list of array_like (k, 2)
+    Pieces of ``polygon``, e.g. from :func:`decompose`.
+polygon : array_like, shape (n, 2)
+    The original polygon, either winding."""
+
+
+@fill_doc(parameters=PIECES_OF_POLYGON)
 def interior_edges(pieces, polygon):
     """Flag the piece edges that are internal cuts rather than parts of the polygon's boundary.
 
@@ -222,12 +234,7 @@ def interior_edges(pieces, polygon):
     tolerance), so edges along part of a boundary edge (ending at a Steiner point) or continuing one
     past a reflex vertex keep their normal, which is a true surface normal.
 
-    Parameters
-    ----------
-    pieces : list of array_like (k, 2)
-        Pieces of ``polygon``, e.g. from :func:`decompose`.
-    polygon : array_like, shape (n, 2)
-        The original polygon, either winding.
+    {parameters}
 
     Returns
     -------
@@ -270,6 +277,7 @@ def interior_edges(pieces, polygon):
     return np.split(cut, np.cumsum([len(q) for q in qs])[:-1])
 
 
+@fill_doc(parameters=PIECES_OF_POLYGON)
 def outline_cones(pieces, polygon):
     """The polygon's outward normal cone at every piece vertex, as the two normals that bound it.
 
@@ -281,12 +289,7 @@ def outline_cones(pieces, polygon):
     accepts a contact normal at a piece vertex only inside this cone, so a normal that only exists
     because the polygon was cut (a seam) is never used.
 
-    Parameters
-    ----------
-    pieces : list of array_like (k, 2)
-        Pieces of ``polygon``, e.g. from :func:`decompose`.
-    polygon : array_like, shape (n, 2)
-        The original polygon, either winding.
+    {parameters}
 
     Returns
     -------

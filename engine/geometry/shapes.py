@@ -19,6 +19,7 @@ import numpy as np
 from . import decompose as _decompose
 from .seam_rows import GHOST_SIZE
 from .. import constants as K
+from .._api import read_only
 from .._checks import as_float, as_points, as_vec2
 from .limits import as_density, as_length, as_rounding
 from .memo import Memo
@@ -167,25 +168,15 @@ class Shape:
     __slots__ = ("_verts", "_norms", "_starts", "_radius", "_area", "_centroid", "_second", "_ghost",
                  "_pack")
 
+    radius = read_only("_radius", "Rounding radius in meters (the circle's radius for a "
+                                  ":class:`Circle`).")
+    area = read_only("_area", "Area in square meters (0 for a segment without radius).")
+    centroid = read_only("_centroid", "Centre of area ``(x, y)`` in the shape's local frame.")
+
     def _assign(self, geometry):
         """Take the slots computed by :func:`_geometry` (shared, never written)."""
         (self._verts, self._norms, self._starts, self._radius, self._ghost, self._pack,
          self._area, self._centroid, self._second) = geometry
-
-    @property
-    def radius(self):
-        """Rounding radius in meters (the circle's radius for a :class:`Circle`)."""
-        return self._radius
-
-    @property
-    def area(self):
-        """Area in square meters (0 for a segment without radius)."""
-        return self._area
-
-    @property
-    def centroid(self):
-        """Centre of area ``(x, y)`` in the shape's local frame."""
-        return self._centroid
 
     def mass_properties(self, density):
         """Mass, centre of mass and moment of inertia for a uniform ``density``.
@@ -255,10 +246,7 @@ class Circle(Shape):
         self._assign(_MEMO.get(("circle", r, cx, cy, _signs(r, cx, cy)),
                                lambda: _geometry([np.array([[cx, cy]])], r)))
 
-    @property
-    def center(self):
-        """Centre ``(x, y)`` in the body's frame."""
-        return self._centroid
+    center = read_only("_centroid", "Centre ``(x, y)`` in the body's frame.")
 
     def __repr__(self):
         return f"Circle(radius={self._radius!r}, center={self.center!r})"
@@ -385,15 +373,9 @@ class Polygon(Shape):
         corners = [(-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh)]
         return cls([(cx + c * x - s * y, cy + s * x + c * y) for x, y in corners], radius=radius)
 
-    @property
-    def vertices(self):
-        """The cleaned outline, counter-clockwise, as a read-only (n, 2) array."""
-        return self._outline
-
-    @property
-    def is_convex(self):
-        """True when the polygon is convex (a single piece)."""
-        return self._convex
+    vertices = read_only("_outline", "The cleaned outline, counter-clockwise, as a read-only "
+                                     "(n, 2) array.")
+    is_convex = read_only("_convex", "True when the polygon is convex (a single piece).")
 
     def __repr__(self):
         return f"Polygon({self._outline.tolist()!r}, radius={self._radius!r})"

@@ -38,6 +38,15 @@ def softness(hertz, zeta, h):
 
 
 @njit_inline
+def joint_bodies(k, ja, jb, inv_mass, inv_inertia):
+    """Joint ``k``'s bodies and their inverse masses and inertias: ``(a, b, ma, ia, mb,
+    ib)``."""
+    a = ja[k]
+    b = jb[k]
+    return a, b, inv_mass[a], inv_inertia[a], inv_mass[b], inv_inertia[b]
+
+
+@njit_inline
 def rotated(S, i, x, y):
     """``(x, y)`` (an anchor at the step's start) turned by body ``i``'s rotation since."""
     c = S[i, S_QC]
@@ -154,6 +163,22 @@ def clamp_accumulated(J, k, col, impulse, low, high):
     new = min(max(old + impulse, low), high)
     J[k, col] = new
     return new - old
+
+
+@njit_inline
+def clamp_accumulated_point(J, k, col, px, py, most):
+    """Store the accumulated impulse ``(px, py)`` of a point in ``J[k, col]`` and
+    ``J[k, col + 1]``, its length clamped to ``most``; returns the impulse actually added
+    ``(dpx, dpy)``."""
+    size = math.sqrt(px * px + py * py)
+    if size > most:
+        px *= most / size
+        py *= most / size
+    dpx = px - J[k, col]
+    dpy = py - J[k, col + 1]
+    J[k, col] = px
+    J[k, col + 1] = py
+    return dpx, dpy
 
 
 @njit_inline

@@ -6,7 +6,7 @@ upper limit alone) (Box2D v3 ``distance_joint.c``; pymunk's ``PinJoint``,
 import math
 
 from .._jit import njit, njit_inline
-from .common import (apply_axial, axial_speed, inverse, rotated, separation,
+from .common import (apply_axial, axial_speed, inverse, joint_bodies, rotated, separation,
                      solve_axial_limits, solve_axial_spring)
 from .layout import (J_DCX, J_DCY, J_FAX, J_FAY, J_FBX, J_FBY, J_HZ, J_LENGTH, J_LIMIT,
                      J_PLOWER, J_PSPRING, J_PUPPER, J_PX, J_RIGID)
@@ -46,9 +46,7 @@ def solve_distance(J, idx, ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h,
     """One pass over the distance joints ``idx`` (see ``revolute.solve_revolute``)."""
     bias_rate, mass_scale, impulse_scale = soft
     for k in idx:
-        a = ja[k]
-        b = jb[k]
-        ma, ia, mb, ib = inv_mass[a], inv_inertia[a], inv_mass[b], inv_inertia[b]
+        a, b, ma, ia, mb, ib = joint_bodies(k, ja, jb, inv_mass, inv_inertia)
         ux, uy, length, arm_a, arm_b = _frame(J, k, S, a, b)
         axial_mass = inverse(ma + mb + ia * arm_a * arm_a + ib * arm_b * arm_b)
         if J[k, J_RIGID] != 0.0:

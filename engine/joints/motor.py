@@ -5,12 +5,10 @@ in A's frame, its angle ``angular_offset`` from A's) with at most ``max_force`` 
 body). Each substep closes ``correction_factor`` of the pose error per substep's worth
 of speed, in both passes.
 """
-import math
-
 from .._jit import njit
 from ..body_state import S_W
-from .common import (apply_impulse, clamp_accumulated, inverse, relative_velocity, rotated,
-                     separation)
+from .common import (apply_impulse, clamp_accumulated, clamp_accumulated_point, inverse,
+                     joint_bodies, relative_velocity, rotated, separation)
 
 # Its warm start is the weld joint's (a point impulse and an angular one):
 # ``weld.warm_start_weld``.
@@ -23,9 +21,7 @@ def solve_motor(J, idx, ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h, us
     """One pass over the motor joints ``idx`` (the same in both passes)."""
     h = 1.0 / inv_h
     for k in idx:
-        a = ja[k]
-        b = jb[k]
-        ma, ia, mb, ib = inv_mass[a], inv_inertia[a], inv_mass[b], inv_inertia[b]
+        a, b, ma, ia, mb, ib = joint_bodies(k, ja, jb, inv_mass, inv_inertia)
         corr = J[k, J_CORR] * inv_h
         theta = angle[b] - angle[a] - J[k, J_AOFF]
         cdot = S[b, S_W] - S[a, S_W]
@@ -46,13 +42,5 @@ def solve_motor(J, idx, ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h, us
         det = inverse(k11 * k22 - k12 * k12)
         px = J[k, J_PX] - det * (k22 * rx - k12 * ry)
         py = J[k, J_PY] - det * (k11 * ry - k12 * rx)
-        most = h * J[k, J_MAXF]
-        size = math.sqrt(px * px + py * py)
-        if size > most:
-            px *= most / size
-            py *= most / size
-        dpx = px - J[k, J_PX]
-        dpy = py - J[k, J_PY]
-        J[k, J_PX] = px
-        J[k, J_PY] = py
+        dpx, dpy = clamp_accumulated_point(J, k, J_PX, px, py, h * J[k, J_MAXF])
         apply_impulse(S, a, b, ma, ia, mb, ib, rax, ray, rbx, rby, dpx, dpy, 0.0)

@@ -2,11 +2,9 @@
 ``max_force`` (Box2D v3.1 ``mouse_joint.c``; pymunk: a kinematic body with a
 ``PivotJoint``). It is a spring in both passes. The joint's one body is ``jb``.
 """
-import math
-
 from .._jit import njit, njit_inline
 from ..body_state import S_DPX, S_DPY, S_VX, S_VY, S_W
-from .common import inverse, rotated
+from .common import clamp_accumulated_point, inverse, rotated
 from .layout import J_DCX, J_DCY, J_FBX, J_FBY, J_MAXF, J_PX, J_PY, J_S1B, J_S1I, J_S1M
 
 
@@ -46,13 +44,5 @@ def solve_mouse(J, idx, ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h, us
         isc = J[k, J_S1I]
         px = J[k, J_PX] * (1.0 - isc) - ms * det * (k22 * vx - k12 * vy)
         py = J[k, J_PY] * (1.0 - isc) - ms * det * (k11 * vy - k12 * vx)
-        most = h * J[k, J_MAXF]
-        size = math.sqrt(px * px + py * py)
-        if size > most:
-            px *= most / size
-            py *= most / size
-        dpx = px - J[k, J_PX]
-        dpy = py - J[k, J_PY]
-        J[k, J_PX] = px
-        J[k, J_PY] = py
+        dpx, dpy = clamp_accumulated_point(J, k, J_PX, px, py, h * J[k, J_MAXF])
         _push(S, b, mb, ib, rbx, rby, dpx, dpy)

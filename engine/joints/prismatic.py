@@ -8,7 +8,7 @@ creation (zero there).
 """
 from .._jit import njit, njit_inline
 from .common import (apply_axial, axial_speed, axis_frame, clamp_accumulated, inverse,
-                     solve_axial_limits, solve_axial_spring)
+                     joint_bodies, solve_axial_limits, solve_axial_spring)
 from ..body_state import S_VX, S_VY, S_W
 from .layout import (J_DCX, J_FAX, J_FBX, J_HZ, J_LIMIT, J_MMAX, J_MSPEED, J_PLOWER, J_PMOTOR,
                      J_PSPRING, J_PUPPER, J_PX, J_PY, J_REF, J_WUX)
@@ -18,14 +18,31 @@ from .layout import (J_DCX, J_FAX, J_FBX, J_HZ, J_LIMIT, J_MMAX, J_MSPEED, J_PLO
 def warm_start_prismatic(J, idx, ja, jb, S, inv_mass, inv_inertia):
     """Apply the prismatic joints' accumulated impulses (``idx``: their rows)."""
     for k in idx:
-        a = ja[k]
-        b = jb[k]
-        ma, ia, mb, ib = inv_mass[a], inv_inertia[a], inv_mass[b], inv_inertia[b]
-        _, _, _, _, ux, uy, _, _, a1, a2, s1, s2 = axis_frame(J, k, S, a, b, J_FAX, J_FBX, J_DCX,
-                                                              J_WUX)
+        a, b, ma, ia, mb, ib = joint_bodies(k, ja, jb, inv_mass, inv_inertia)
         axial = J[k, J_PSPRING] + J[k, J_PMOTOR] + J[k, J_PLOWER] - J[k, J_PUPPER]
-        apply_axial(S, a, b, ma, ia, mb, ib, ux, uy, a1, a2, axial)
-        apply_block(S, a, b, ma, ia, mb, ib, ux, uy, s1, s2, J[k, J_PX], J[k, J_PY])
+        warm_start_slider(J, k, S, a, b, ma, ia, mb, ib, axial, J[k, J_PY])
+
+
+@njit_inline
+def warm_start_slider(J, k, S, a, b, ma, ia, mb, ib, axial, turn):
+    """Apply the accumulated impulses of a joint sliding along an axis fixed in A
+    (prismatic, wheel): ``axial`` along the axis, ``J_PX`` across it, angular ``turn``."""
+    _, _, _, _, ux, uy, _, _, a1, a2, s1, s2 = axis_frame(J, k, S, a, b, J_FAX, J_FBX, J_DCX,
+                                                          J_WUX)
+    apply_axial(S, a, b, ma, ia, mb, ib, ux, uy, a1, a2, axial)
+    apply_block(S, a, b, ma, ia, mb, ib, ux, uy, s1, s2, J[k, J_PX], turn)
+
+
+@njit_inline
+def slider_frame(J, k, S, a, b, ma, ia, mb, ib):
+    """:func:`~engine.joints.common.axis_frame` of a joint sliding along an axis fixed in A
+    (prismatic, wheel) with anchor B's translation ``x`` along the axis and the axial
+    effective mass: ``(ux, uy, dx, dy, a1, a2, s1, s2, x, axial_mass)``."""
+    _, _, _, _, ux, uy, dx, dy, a1, a2, s1, s2 = axis_frame(J, k, S, a, b, J_FAX, J_FBX, J_DCX,
+                                                            J_WUX)
+    x = dx * ux + dy * uy
+    axial_mass = inverse(ma + mb + ia * a1 * a1 + ib * a2 * a2)
+    return ux, uy, dx, dy, a1, a2, s1, s2, x, axial_mass
 
 
 @njit_inline
@@ -47,13 +64,8 @@ def solve_prismatic(J, idx, ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h
     bias_rate, mass_scale, impulse_scale = soft
     h = 1.0 / inv_h
     for k in idx:
-        a = ja[k]
-        b = jb[k]
-        ma, ia, mb, ib = inv_mass[a], inv_inertia[a], inv_mass[b], inv_inertia[b]
-        _, _, _, _, ux, uy, dx, dy, a1, a2, s1, s2 = axis_frame(J, k, S, a, b, J_FAX, J_FBX,
-                                                                J_DCX, J_WUX)
-        x = dx * ux + dy * uy
-        axial_mass = inverse(ma + mb + ia * a1 * a1 + ib * a2 * a2)
+        a, b, ma, ia, mb, ib = joint_bodies(k, ja, jb, inv_mass, inv_inertia)
+        ux, uy, dx, dy, a1, a2, s1, s2, x, axial_mass = slider_frame(J, k, S, a, b, ma, ia, mb, ib)
         if J[k, J_HZ] > 0.0:
             solve_axial_spring(J, k, S, a, b, ma, ia, mb, ib, ux, uy, a1, a2, axial_mass, x)
         if J[k, J_MMAX] > 0.0:

@@ -10,8 +10,8 @@ one turn.
 """
 from .._jit import njit, njit_inline
 from ..body_state import S_W
-from .common import (apply_impulse, clamp_accumulated, limit_terms, rotated, separation,
-                     solve_point)
+from .common import (apply_impulse, clamp_accumulated, joint_bodies, limit_terms, rotated,
+                     separation, solve_point)
 from .layout import (J_DCX, J_DCY, J_FAX, J_FAY, J_FBX, J_FBY, J_HZ, J_LIMIT, J_LOWER, J_MMAX,
                      J_MSPEED, J_PLOWER, J_PMOTOR, J_PSPRING, J_PUPPER, J_PX, J_PY, J_REF,
                      J_S1B, J_S1I, J_S1M, J_UPPER)
@@ -79,9 +79,7 @@ def solve_revolute(J, idx, ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h,
     only the row's first 8 columns)."""
     bias_rate, mass_scale, impulse_scale = soft
     for k in idx:
-        a = ja[k]
-        b = jb[k]
-        ma, ia, mb, ib = inv_mass[a], inv_inertia[a], inv_mass[b], inv_inertia[b]
+        a, b, ma, ia, mb, ib = joint_bodies(k, ja, jb, inv_mass, inv_inertia)
         if parts:
             _angular_parts(J, k, S, a, b, ia, ib, angle[b] - angle[a] - J[k, J_REF], use_bias,
                            soft, inv_h)

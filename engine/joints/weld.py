@@ -8,7 +8,7 @@ a springy one keeps its spring in both passes.
 """
 from .._jit import njit
 from ..body_state import S_W
-from .common import apply_impulse, inverse, rotated, separation, solve_point
+from .common import apply_impulse, inverse, joint_bodies, rotated, separation, solve_point
 from .layout import (J_DCX, J_DCY, J_FAX, J_FAY, J_FBX, J_FBY, J_HZ, J_HZ2, J_PA, J_PX, J_PY,
                      J_REF, J_S1B, J_S1I, J_S1M, J_S2B, J_S2I, J_S2M)
 
@@ -30,9 +30,7 @@ def solve_weld(J, idx, ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h, use
     """One pass over the weld joints ``idx`` (see ``revolute.solve_revolute``)."""
     bias_rate, mass_scale, impulse_scale = soft
     for k in idx:
-        a = ja[k]
-        b = jb[k]
-        ma, ia, mb, ib = inv_mass[a], inv_inertia[a], inv_mass[b], inv_inertia[b]
+        a, b, ma, ia, mb, ib = joint_bodies(k, ja, jb, inv_mass, inv_inertia)
         # angular
         br, ms, isc = 0.0, 1.0, 0.0
         if J[k, J_HZ2] > 0.0:

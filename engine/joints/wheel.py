@@ -7,26 +7,20 @@ keeps B on the axis.
 """
 from .._jit import njit
 from ..body_state import S_VX, S_VY, S_W
-from .common import (axis_frame, clamp_accumulated, inverse, solve_axial_limits,
+from .common import (clamp_accumulated, inverse, joint_bodies, solve_axial_limits,
                      solve_axial_spring)
-from .layout import (J_DCX, J_FAX, J_FBX, J_HZ, J_LIMIT, J_MMAX, J_MSPEED, J_PLOWER, J_PMOTOR,
-                     J_PSPRING, J_PUPPER, J_PX, J_WUX)
-from .prismatic import apply_block
-from .common import apply_axial
+from .layout import (J_HZ, J_LIMIT, J_MMAX, J_MSPEED, J_PLOWER, J_PMOTOR, J_PSPRING, J_PUPPER,
+                     J_PX)
+from .prismatic import apply_block, slider_frame, warm_start_slider
 
 
 @njit
 def warm_start_wheel(J, idx, ja, jb, S, inv_mass, inv_inertia):
     """Apply the wheel joints' accumulated impulses (``idx``: their rows)."""
     for k in idx:
-        a = ja[k]
-        b = jb[k]
-        ma, ia, mb, ib = inv_mass[a], inv_inertia[a], inv_mass[b], inv_inertia[b]
-        _, _, _, _, ux, uy, _, _, a1, a2, s1, s2 = axis_frame(J, k, S, a, b, J_FAX, J_FBX, J_DCX,
-                                                              J_WUX)
+        a, b, ma, ia, mb, ib = joint_bodies(k, ja, jb, inv_mass, inv_inertia)
         axial = J[k, J_PSPRING] + J[k, J_PLOWER] - J[k, J_PUPPER]
-        apply_axial(S, a, b, ma, ia, mb, ib, ux, uy, a1, a2, axial)
-        apply_block(S, a, b, ma, ia, mb, ib, ux, uy, s1, s2, J[k, J_PX], J[k, J_PMOTOR])
+        warm_start_slider(J, k, S, a, b, ma, ia, mb, ib, axial, J[k, J_PMOTOR])
 
 
 @njit
@@ -35,9 +29,7 @@ def solve_wheel(J, idx, ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h, us
     bias_rate, mass_scale, impulse_scale = soft
     h = 1.0 / inv_h
     for k in idx:
-        a = ja[k]
-        b = jb[k]
-        ma, ia, mb, ib = inv_mass[a], inv_inertia[a], inv_mass[b], inv_inertia[b]
+        a, b, ma, ia, mb, ib = joint_bodies(k, ja, jb, inv_mass, inv_inertia)
         if J[k, J_MMAX] > 0.0:
             most = h * J[k, J_MMAX]
             cdot = S[b, S_W] - S[a, S_W]
@@ -45,10 +37,7 @@ def solve_wheel(J, idx, ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h, us
                                     -most, most)
             S[a, S_W] -= ia * imp
             S[b, S_W] += ib * imp
-        _, _, _, _, ux, uy, dx, dy, a1, a2, s1, s2 = axis_frame(J, k, S, a, b, J_FAX, J_FBX,
-                                                                J_DCX, J_WUX)
-        x = dx * ux + dy * uy
-        axial_mass = inverse(ma + mb + ia * a1 * a1 + ib * a2 * a2)
+        ux, uy, dx, dy, a1, a2, s1, s2, x, axial_mass = slider_frame(J, k, S, a, b, ma, ia, mb, ib)
         if J[k, J_HZ] > 0.0:
             solve_axial_spring(J, k, S, a, b, ma, ia, mb, ib, ux, uy, a1, a2, axial_mass, x)
         if J[k, J_LIMIT] != 0.0:

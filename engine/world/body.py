@@ -4,10 +4,8 @@ A ``Body`` holds the world's state and a key; every property reads or writes the
 NumPy columns, so the handle costs nothing per step. Once the body is destroyed the key
 maps to no row and every access raises, so a handle can never read another body's data.
 """
-import numpy as np
-
 from .. import constants as K
-from .._checks import as_between, as_float, as_non_negative, as_vec2, as_within
+from .._checks import as_between, as_flag, as_float, as_non_negative, as_vec2, as_within
 from ..constants import DYNAMIC
 from . import attach
 from .body_shapes import BodyShapes
@@ -17,6 +15,13 @@ from . import sleeping
 from .body_type import BodyType
 
 __all__ = ["Body"]
+
+
+def _damping(column, name, doc):
+    """A damping rate of the body, its row of ``column``: a float >= 0; setting it wakes
+    the body."""
+    return property(lambda self: float(getattr(self._state.bodies, column)[self._row()]),
+                    lambda self, value: self._set(column, as_non_negative(value, name)), doc=doc)
 
 
 class Body(BodyShapes, BodySleep, BodyForces):
@@ -147,25 +152,10 @@ class Body(BodyShapes, BodySleep, BodyForces):
         w = as_within(value, "angular_velocity", K.MAX_INPUT_ANGULAR_SPEED, "rad/s")
         self._set("angvel", w)
 
-    @property
-    def linear_damping(self):
-        """Velocity damping rate in 1/s (0: none)."""
-        return float(self._state.bodies.lin_damp[self._row()])
-
-    @linear_damping.setter
-    def linear_damping(self, value):
-        c = as_non_negative(value, "linear_damping")
-        self._set("lin_damp", c)
-
-    @property
-    def angular_damping(self):
-        """Angular velocity damping rate in 1/s (0: none)."""
-        return float(self._state.bodies.ang_damp[self._row()])
-
-    @angular_damping.setter
-    def angular_damping(self, value):
-        c = as_non_negative(value, "angular_damping")
-        self._set("ang_damp", c)
+    linear_damping = _damping("lin_damp", "linear_damping",
+                              "Velocity damping rate in 1/s (0: none).")
+    angular_damping = _damping("ang_damp", "angular_damping",
+                               "Angular velocity damping rate in 1/s (0: none).")
 
     @property
     def gravity_scale(self):
@@ -283,9 +273,7 @@ class Body(BodyShapes, BodySleep, BodyForces):
 
     @fixed_rotation.setter
     def fixed_rotation(self, value):
-        if not isinstance(value, (bool, np.bool_)):
-            raise TypeError(f"fixed_rotation must be True or False, got {value!r}")
-        self._set("fixed_rotation", bool(value))
+        self._set("fixed_rotation", as_flag(value, "fixed_rotation"))
         if value:
             self._state.bodies.angvel[self._row()] = 0.0
         self._update_mass()
@@ -302,9 +290,7 @@ class Body(BodyShapes, BodySleep, BodyForces):
 
     @bullet.setter
     def bullet(self, value):
-        if not isinstance(value, (bool, np.bool_)):
-            raise TypeError(f"bullet must be True or False, got {value!r}")
-        self._set("bullet", bool(value))
+        self._set("bullet", as_flag(value, "bullet"))
 
     # -- forces -----------------------------------------------------------------------
     def __repr__(self):

@@ -89,6 +89,15 @@ def _centers_of_a(state, index):
                                            s * com[:, 0] + c * com[:, 1]))
 
 
+def _mixed(column, name, doc):
+    """A mixed material of a contact's pair, column ``column`` of its rows: a float >= 0,
+    settable in ``pre_solve``."""
+    def put(self, value):
+        self._set_material(column, as_non_negative(value, name), name)
+
+    return property(lambda self: self._material(column), put, doc=doc)
+
+
 class Contact:
     """A touching pair of shapes, as a collision callback receives it.
 
@@ -182,23 +191,10 @@ class Contact:
         res = self._state.pairs.results[self._row]
         return float(sum(res[k * R_STRIDE + column] for k in range(len(cols))))
 
-    @property
-    def friction(self):
-        """The pair's mixed friction coefficient (settable in ``pre_solve``)."""
-        return self._material(C_FRICTION)
-
-    @friction.setter
-    def friction(self, value):
-        self._set_material(C_FRICTION, as_non_negative(value, "friction"), "friction")
-
-    @property
-    def restitution(self):
-        """The pair's mixed restitution (settable in ``pre_solve``)."""
-        return self._material(C_RESTITUTION)
-
-    @restitution.setter
-    def restitution(self, value):
-        self._set_material(C_RESTITUTION, as_non_negative(value, "restitution"), "restitution")
+    friction = _mixed(C_FRICTION, "friction",
+                      "The pair's mixed friction coefficient (settable in ``pre_solve``).")
+    restitution = _mixed(C_RESTITUTION, "restitution",
+                         "The pair's mixed restitution (settable in ``pre_solve``).")
 
     @property
     def surface_speed(self):

@@ -1,6 +1,8 @@
 """Filter: which shapes collide with which (categories, masks and groups, Box2D's rule)."""
 import numbers
 
+from .._api import read_only
+
 __all__ = ["Filter", "ALL_BITS"]
 
 ALL_BITS = (1 << 64) - 1
@@ -44,6 +46,9 @@ class Filter:
     """
 
     __slots__ = ("_category", "_mask", "_group")
+    category = read_only("_category", "The category bits (int).")
+    mask = read_only("_mask", "The mask bits (int).")
+    group = read_only("_group", "The collision group (int).")
 
     def __init__(self, category=1, mask=ALL_BITS, group=0):
         self._category = _bits(category, "category")
@@ -53,21 +58,6 @@ class Filter:
         if not -(1 << 63) <= int(group) < (1 << 63):
             raise ValueError(f"group must be a signed 64-bit int, got {group!r}")
         self._group = int(group)
-
-    @property
-    def category(self):
-        """The category bits (int)."""
-        return self._category
-
-    @property
-    def mask(self):
-        """The mask bits (int)."""
-        return self._mask
-
-    @property
-    def group(self):
-        """The collision group (int)."""
-        return self._group
 
     def collides_with(self, other):
         """Whether shapes with filters ``self`` and ``other`` collide (on different bodies).

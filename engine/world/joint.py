@@ -9,10 +9,10 @@ import math
 
 import numpy as np
 
-from .._checks import as_float, as_non_negative
+from .._checks import as_float, as_non_negative, as_vec2
 from ..joints import layout as L
 
-__all__ = ["Joint", "JointEvents", "setting", "as_limits", "as_break"]
+__all__ = ["Joint", "JointEvents", "setting", "point_setting", "as_limits", "as_break"]
 
 
 def as_limits(value, name="limits"):
@@ -51,6 +51,22 @@ def setting(col, doc, check=as_non_negative):
         value = check(value, name)
         self._writable()[col] = value
         self._refresh()
+
+    return property(get, put, doc=doc)
+
+
+def point_setting(col, name, doc):
+    """A property reading and writing the point ``(x, y)`` in columns ``col`` and
+    ``col + 1`` of the joint's row; values pass ``as_vec2(value, name)`` first."""
+
+    def get(self):
+        d = self._data()
+        return float(d[col]), float(d[col + 1])
+
+    def put(self, value):
+        value = as_vec2(value, name)
+        d = self._writable()
+        d[col], d[col + 1] = value
 
     return property(get, put, doc=doc)
 

@@ -3,9 +3,9 @@ common part). Angles are in radians, lengths in metres, and the ``speed`` readin
 the rates of the matching positions."""
 import math
 
-from .._checks import as_float, as_non_negative, as_positive, as_vec2
+from .._checks import as_float, as_non_negative, as_positive
 from ..joints import layout as L
-from .joint import HANDLE_DOC, Joint, as_limits, setting
+from .joint import HANDLE_DOC, Joint, as_limits, point_setting, setting
 
 __all__ = ["RevoluteJoint", "PrismaticJoint", "DistanceJoint", "WeldJoint", "WheelJoint",
            "MotorJoint", "MouseJoint", "JOINT_TYPES"]
@@ -72,6 +72,12 @@ def _point_velocity(bodies, i, x, y):
     cy = bodies.pos[i, 1] + s * bodies.com[i, 0] + c * bodies.com[i, 1]
     w = bodies.angvel[i]
     return bodies.vel[i, 0] - w * (y - cy), bodies.vel[i, 1] + w * (x - cx)
+
+
+def _point_and_turn(self):
+    """The impulse of a point constraint and an angular one (weld and motor joints)."""
+    d = self._data()
+    return float(d[L.J_PX]), float(d[L.J_PY]), float(d[L.J_PA])
 
 
 class RevoluteJoint(Relative):
@@ -188,10 +194,7 @@ class WeldJoint(Relative):
     angular_damping = setting(L.J_ZETA2, "angular_damping: the angular spring's damping ratio.")
     angle = property(lambda self: self._relative_angle(),
                      doc="angle: how far B turned relative to A since creation (rad).")
-
-    def _impulse(self):
-        d = self._data()
-        return float(d[L.J_PX]), float(d[L.J_PY]), float(d[L.J_PA])
+    _impulse = _point_and_turn
 
 
 class MotorJoint(Relative):
@@ -205,21 +208,9 @@ class MotorJoint(Relative):
     correction_factor = setting(L.J_CORR, "correction_factor: the fraction of the pose error "
                                 "closed per substep, from 0 to 1.", lambda v, n: _fraction(v, n))
 
-    @property
-    def linear_offset(self):
-        """The target position of B's origin in A's frame (m)."""
-        d = self._data()
-        return float(d[L.J_AX]), float(d[L.J_AY])
-
-    @linear_offset.setter
-    def linear_offset(self, value):
-        value = as_vec2(value, "linear_offset")
-        d = self._writable()
-        d[L.J_AX], d[L.J_AY] = value
-
-    def _impulse(self):
-        d = self._data()
-        return float(d[L.J_PX]), float(d[L.J_PY]), float(d[L.J_PA])
+    linear_offset = point_setting(L.J_AX, "linear_offset",
+                                  "The target position of B's origin in A's frame (m).")
+    _impulse = _point_and_turn
 
 
 class MouseJoint(Joint):
@@ -242,17 +233,8 @@ class MouseJoint(Joint):
         """The body it pulls (the same as ``body_b``)."""
         return self.body_b
 
-    @property
-    def target(self):
-        """The point (world coordinates) the anchor is pulled toward; settable."""
-        d = self._data()
-        return float(d[L.J_TX]), float(d[L.J_TY])
-
-    @target.setter
-    def target(self, value):
-        value = as_vec2(value, "target")
-        d = self._writable()
-        d[L.J_TX], d[L.J_TY] = value
+    target = point_setting(L.J_TX, "target",
+                           "The point (world coordinates) the anchor is pulled toward; settable.")
 
 
 def _fraction(value, name):

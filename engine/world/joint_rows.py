@@ -4,12 +4,13 @@ import math
 
 import numpy as np
 
-from .._checks import as_non_negative, as_positive
+from .. import constants as K
+from .._checks import as_between, as_non_negative, as_positive, as_within
 from ..joints import layout as L
 from . import sleeping
 from .joint import as_limits
 
-__all__ = ["spring_values", "limit_values", "distance_values", "local_of", "world_of",
+__all__ = ["spring_values", "drive_values", "limit_values", "distance_values", "local_of", "world_of",
            "drop_pairs_between", "remove_joint", "destroy_joints_of_body", "break_overloaded"]
 
 NO_BROKEN = np.empty(0, np.int64)
@@ -20,6 +21,22 @@ def spring_values(hertz, damping):
     """Columns of a spring: frequency and damping ratio."""
     return {L.J_HZ: as_non_negative(hertz, "spring_hertz"),
             L.J_ZETA: as_non_negative(damping, "spring_damping")}
+
+
+def drive_values(motor_speed, max_motor, max_name, spring_hertz, spring_damping, limits):
+    """Columns of a motor, a spring and ``limits`` (revolute, prismatic, wheel and angular
+    joints), checked in that order; ``max_name`` is ``"max_motor_torque"`` (N m) or
+    ``"max_motor_force"`` (N).
+
+    Examples
+    --------
+    >>> drive_values(2.0, 5.0, "max_motor_force", 0.0, 0.0, None)[L.J_MMAX]
+    5.0
+    """
+    most, unit = (K.MAX_FORCE, "N") if max_name == "max_motor_force" else (K.MAX_TORQUE, "N m")
+    return {L.J_MSPEED: as_within(motor_speed, "motor_speed", K.MAX_INPUT_SPEED),
+            L.J_MMAX: as_between(max_motor, max_name, 0.0, most, unit),
+            **spring_values(spring_hertz, spring_damping), **limit_values(limits)}
 
 
 def limit_values(limits):

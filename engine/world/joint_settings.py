@@ -2,6 +2,7 @@
 class of ``World``; ``world_joints.py`` makes the joints)."""
 import numpy as np
 
+from .._api import state_setting
 from .._checks import as_non_negative, as_positive
 from .joint import Joint, JointEvents
 from .joint_rows import remove_joint
@@ -32,15 +33,9 @@ class JointSettings:
         self._state.check_unlocked()
         self._state.joint_hertz = as_positive(value, "joint_hertz")
 
-    @property
-    def joint_damping_ratio(self):
-        """Damping ratio of the joints' position correction (2 by default, as in Box2D)."""
-        return self._state.joint_zeta
-
-    @joint_damping_ratio.setter
-    def joint_damping_ratio(self, value):
-        self._state.check_unlocked()
-        self._state.joint_zeta = as_non_negative(value, "joint_damping_ratio")
+    joint_damping_ratio = state_setting("joint_zeta", "joint_damping_ratio", as_non_negative,
+                                        "Damping ratio of the joints' position correction (2 by "
+                                        "default, as in Box2D).")
 
     @property
     def joint_iterations(self):

@@ -13,12 +13,13 @@ from .._jit import borrowed, copy_rows, njit_exact as njit, njit_exact_inline as
 from ..broadphase.tree_ops import grown
 from ..collision.manifold import MANIFOLD_SIZE, collide_pieces
 from ..collision.point_query import piece_outline_distance
-from ..collision.shape_pairs import PACK_GHOST, PACK_NX, PACK_VX
+from ..collision.shape_pairs import unpack_into
 from ..geometry.convex import direction, piece_box
 from ..geometry.seam_rows import GHOST_SIZE
 from ..collision.toi import MISS, shapes_toi
 from .query_forest import (N_LINK, PT_ANGLE, PT_C, PT_COUNT, PT_RADIUS, PT_S, PT_SHAPE, PT_START,
-                           PT_X, PT_Y, TREES, forest_collect, forest_stack)
+                           PT_X, PT_Y, forest_collect, forest_stack, grown_hits, push_roots,
+                           put_hit)
 
 
 @njit_inline
@@ -68,14 +69,8 @@ def _visit_point(geo, shape_pieces, mask, seen, q, px, py, limit, nearest, found
         n = 0
         bound = max(d, 0.0)  # only a shape holding p can beat a negative distance
     elif n == sids.shape[0]:
-        sids = grown(sids)
-        more = np.empty((2 * n, 3))
-        copy_rows(more, hits, n)
-        hits = more
-    sids[n] = sid
-    hits[n, 0] = d
-    hits[n, 1] = x
-    hits[n, 2] = y
+        sids, hits = grown_hits(sids, hits, n)
+    put_hit(sids, hits, n, sid, d, x, y)
     return sids, hits, n + 1, bound
 
 
@@ -92,26 +87,22 @@ def query_points(px, py, limit, nearest, mask, forest, geo, shape_pieces):
     seen = np.zeros(shape_pieces[0].shape[0] - 1, np.uint8)
     found = (np.empty(8, np.int64), np.empty((8, 3)), 0, limit)
     stack = forest_stack(forest)[0]
-    for w in range(TREES):
-        if roots[w] < 0:
+    top = push_roots(roots, stack)
+    while top > 0:
+        top -= 1
+        i = stack[top]
+        gx = max(nodes[i, 0] - px, px - nodes[i, 2], 0.0)
+        gy = max(nodes[i, 1] - py, py - nodes[i, 3], 0.0)
+        if math.sqrt(gx * gx + gy * gy) > found[3]:
             continue
-        stack[0] = roots[w]
-        top = 1
-        while top > 0:
-            top -= 1
-            i = stack[top]
-            gx = max(nodes[i, 0] - px, px - nodes[i, 2], 0.0)
-            gy = max(nodes[i, 1] - py, py - nodes[i, 3], 0.0)
-            if math.sqrt(gx * gx + gy * gy) > found[3]:
-                continue
-            link = nodes[i, N_LINK]
-            if link < 0.0:
-                found = _visit_point(geo, shape_pieces, mask, seen, int(-1.0 - link), px, py, limit,
-                                     nearest, found)
-                continue
-            stack[top] = int(link)
-            stack[top + 1] = i + 1
-            top += 2
+        link = nodes[i, N_LINK]
+        if link < 0.0:
+            found = _visit_point(geo, shape_pieces, mask, seen, int(-1.0 - link), px, py, limit,
+                                 nearest, found)
+            continue
+        stack[top] = int(link)
+        stack[top + 1] = i + 1
+        top += 2
     sids, hits, n, _ = found
     return sids[:n].copy(), hits[:n].copy()
 
@@ -189,13 +180,7 @@ def _unpack(pack, radius, starts, x, y, angle):
     """The query shape's rows in a fresh work pool, its pose ``(x, y, cos, sin)`` and box."""
     na = pack.shape[0]
     wv, wn, wg = np.empty((na + 16, 2)), np.empty((na + 16, 2)), np.empty((na + 16, GHOST_SIZE))
-    for k in range(na):
-        wv[k, 0] = pack[k, PACK_VX]
-        wv[k, 1] = pack[k, PACK_VX + 1]
-        wn[k, 0] = pack[k, PACK_NX]
-        wn[k, 1] = pack[k, PACK_NX + 1]
-        for g in range(GHOST_SIZE):
-            wg[k, g] = pack[k, PACK_GHOST + g]
+    unpack_into(pack, wv, wn, wg, 0)
     pa = (x, y, math.cos(angle), math.sin(angle))
     x0 = y0 = math.inf
     x1 = y1 = -math.inf

@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from .._jit import njit_exact as njit, njit_exact_inline as njit_inline
+from .._jit import copy_rows, njit_exact as njit, njit_exact_inline as njit_inline
 from ..broadphase.tree_ops import META_NODES, META_ROOT, grown
 from ..geometry.convex import piece_box
 
@@ -123,10 +123,44 @@ def query_snapshot(pos, angle, piece_body, piece_shape, piece_start, piece_count
 
 @njit_inline
 def forest_stack(forest):
-    """Node and entry-fraction stacks deep enough for the forest (near child on top: at
-    most one pending sibling per level)."""
-    depth = forest[1][TREES] + 2
+    """Node and entry-fraction stacks deep enough for the forest: the roots of the trees
+    after the first (:func:`push_roots`), then at most one pending sibling per level
+    (near child on top)."""
+    depth = forest[1][TREES] + TREES + 1
     return np.empty(depth, np.int64), np.empty(depth)
+
+
+@njit_inline
+def push_roots(roots, stack):
+    """Push the roots of the forest's non-empty trees on ``stack``, the first tree's on
+    top, so that a depth-first search searches the trees one after the other, in order;
+    returns the stack's size."""
+    top = 0
+    for w in range(TREES - 1, -1, -1):
+        if roots[w] >= 0:
+            stack[top] = roots[w]
+            top += 1
+    return top
+
+
+@njit_inline
+def grown_hits(ids, hits, n):
+    """``ids`` and ``hits`` float64 (k, 3), full at ``n`` rows, copied into arrays twice as
+    long: ``(ids, hits)``. For the rare full buffer only: called per hit, the arrays
+    passed in would be reference-counted per hit."""
+    more = np.empty((2 * n, 3))
+    copy_rows(more, hits, n)
+    return grown(ids), more
+
+
+@njit_inline
+def put_hit(ids, hits, n, i, a, b, c):
+    """Write ``i`` to ``ids[n]`` and ``(a, b, c)`` to row ``n`` of ``hits`` (a full buffer
+    is first replaced by :func:`grown_hits`)."""
+    ids[n] = i
+    hits[n, 0] = a
+    hits[n, 1] = b
+    hits[n, 2] = c
 
 
 @njit_inline
@@ -134,24 +168,20 @@ def forest_collect(forest, x0, y0, x1, y1, stack, out, n):
     """Append the pieces whose exact boxes overlap ``[x0, y0, x1, y1]`` (touching counts)
     to ``out[n:]``: ``(out, n)``, ``out`` grown (a new array) when full."""
     nodes, roots = forest
-    for w in range(TREES):
-        if roots[w] < 0:
+    top = push_roots(roots, stack)
+    while top > 0:
+        top -= 1
+        i = stack[top]
+        if nodes[i, 0] > x1 or nodes[i, 2] < x0 or nodes[i, 1] > y1 or nodes[i, 3] < y0:
             continue
-        stack[0] = roots[w]
-        top = 1
-        while top > 0:
-            top -= 1
-            i = stack[top]
-            if nodes[i, 0] > x1 or nodes[i, 2] < x0 or nodes[i, 1] > y1 or nodes[i, 3] < y0:
-                continue
-            link = nodes[i, N_LINK]
-            if link < 0.0:
-                if n == out.shape[0]:
-                    out = grown(out)
-                out[n] = int(-1.0 - link)
-                n += 1
-                continue
-            stack[top] = int(link)
-            stack[top + 1] = i + 1
-            top += 2
+        link = nodes[i, N_LINK]
+        if link < 0.0:
+            if n == out.shape[0]:
+                out = grown(out)
+            out[n] = int(-1.0 - link)
+            n += 1
+            continue
+        stack[top] = int(link)
+        stack[top + 1] = i + 1
+        top += 2
     return out, n

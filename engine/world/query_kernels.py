@@ -13,11 +13,10 @@ import math
 
 import numpy as np
 
-from .._jit import borrowed, copy_rows, njit_exact as njit, njit_exact_inline as njit_inline
-from ..broadphase.tree_ops import grown
+from .._jit import borrowed, njit_exact as njit, njit_exact_inline as njit_inline
 from ..collision.ray_cast import ray_cast_piece
 from .query_forest import (N_LINK, PT_C, PT_COUNT, PT_RADIUS, PT_S, PT_SHAPE, PT_START, PT_X, PT_Y,
-                           TREES, forest_stack)
+                           TREES, forest_stack, grown_hits, put_hit)
 
 
 # Boxes entered up to SLACK (in fractions) beyond the best hit so far are still searched:
@@ -29,29 +28,26 @@ NO_HIT = (-1, 1.0, -1, 0.0, 0.0)  # (piece, t, shape id, nx, ny) of a ray that h
 
 
 @njit_inline
+def _slab_axis(lo, hi, p, inv, zero):
+    """Where the line ``p + t d`` enters and leaves the slab ``[lo, hi]`` of one axis:
+    ``(t_in, t_out)``; ``inv = 1 / d`` unless ``zero`` (``d`` is 0: the line is in the
+    slab for every t, or for none)."""
+    if zero:
+        if p < lo or p > hi:
+            return math.inf, -math.inf
+        return -math.inf, math.inf
+    t1 = (lo - p) * inv
+    t2 = (hi - p) * inv
+    return min(t1, t2), max(t1, t2)
+
+
+@njit_inline
 def _slab_box(x0, y0, x1, y1, px, py, ix, iy, zx, zy):
     """Where the line ``p + t d`` enters and leaves the box ``[x0, y0, x1, y1]``: ``(t_in,
-    t_out)`` (Kay and Kajiya's slabs; ``ix = 1 / dx`` unless ``zx``: ``dx`` is 0)."""
-    if zx:
-        if px < x0 or px > x1:
-            return math.inf, -math.inf
-        lx = -math.inf
-        hx = math.inf
-    else:
-        t1 = (x0 - px) * ix
-        t2 = (x1 - px) * ix
-        lx = min(t1, t2)
-        hx = max(t1, t2)
-    if zy:
-        if py < y0 or py > y1:
-            return math.inf, -math.inf
-        ly = -math.inf
-        hy = math.inf
-    else:
-        t1 = (y0 - py) * iy
-        t2 = (y1 - py) * iy
-        ly = min(t1, t2)
-        hy = max(t1, t2)
+    t_out)`` (Kay and Kajiya's slabs; ``ix = 1 / dx`` unless ``zx``: ``dx`` is 0). A line
+    outside a slab it runs along gives ``t_in > t_out``, as one that misses the box."""
+    lx, hx = _slab_axis(x0, x1, px, ix, zx)
+    ly, hy = _slab_axis(y0, y1, py, iy, zy)
     return max(lx, ly), min(hx, hy)
 
 
@@ -163,14 +159,8 @@ def _ray_search(px, py, dx, dy, mask, forest, geo, stacks, found, clip, best):
                     best = (q, t, sid, nx, ny)
                 continue
             if n == pieces.shape[0]:
-                pieces = grown(pieces)
-                more = np.empty((2 * n, 3))
-                copy_rows(more, hits, n)
-                hits = more
-            pieces[n] = q
-            hits[n, 0] = t
-            hits[n, 1] = nx
-            hits[n, 2] = ny
+                pieces, hits = grown_hits(pieces, hits, n)
+            put_hit(pieces, hits, n, q, t, nx, ny)
             n += 1
     return best, pieces, hits, n
 

@@ -6,14 +6,31 @@ restitution, and which rows of the world's piece arrays it owns.
 """
 import numbers
 
-import numpy as np
-
 from .. import constants as K
-from .._checks import as_between, as_direction, as_restitution, as_within
+from .._checks import as_between, as_direction, as_flag, as_restitution, as_within
 from . import attach
 from .filter import Filter
 
 __all__ = ["ShapeHandle"]
+
+
+def _material(name, check, doc):
+    """A material property of the handle (``friction``, ``restitution``): set between
+    steps, checked by ``check``, on the handle and on every piece of its shape."""
+    attr = "_" + name
+
+    def get(self):
+        self._live_body()
+        return getattr(self, attr)
+
+    def put(self, value):
+        value = check(value)
+        state = self._live_body()._state
+        state.check_unlocked()
+        setattr(self, attr, value)
+        getattr(state.pieces, name)[self._pieces] = value
+
+    return property(get, put, doc=doc)
 
 
 class ShapeHandle:
@@ -94,34 +111,10 @@ class ShapeHandle:
         self._live_body()
         return self._density
 
-    @property
-    def friction(self):
-        """Coulomb friction coefficient, 0 to ``MAX_FRICTION`` (1e6), mixed with the other
-        shape's (see World.mixing)."""
-        self._live_body()
-        return self._friction
-
-    @friction.setter
-    def friction(self, value):
-        f = as_between(value, "friction", 0.0, K.MAX_FRICTION)
-        state = self._live_body()._state
-        state.check_unlocked()
-        self._friction = f
-        state.pieces.friction[self._pieces] = f
-
-    @property
-    def restitution(self):
-        """Bounciness, 0 (none) to 1 (elastic)."""
-        self._live_body()
-        return self._restitution
-
-    @restitution.setter
-    def restitution(self, value):
-        e = as_restitution(value)
-        state = self._live_body()._state
-        state.check_unlocked()
-        self._restitution = e
-        state.pieces.restitution[self._pieces] = e
+    friction = _material("friction", lambda v: as_between(v, "friction", 0.0, K.MAX_FRICTION),
+                         "Coulomb friction coefficient, 0 to ``MAX_FRICTION`` (1e6), mixed with "
+                         "the other shape's (see World.mixing).")
+    restitution = _material("restitution", as_restitution, "Bounciness, 0 (none) to 1 (elastic).")
 
     @property
     def collision_type(self):
@@ -163,13 +156,12 @@ class ShapeHandle:
 
     @sensor.setter
     def sensor(self, value):
-        if not isinstance(value, (bool, np.bool_)):
-            raise TypeError(f"sensor must be True or False, got {value!r}")
+        value = as_flag(value, "sensor")
         body = self._live_body()
         state = body._state
         state.check_unlocked()
-        if bool(value) != bool(state.shapes.sensor[self._id]):
-            attach.set_sensor(state, self._id, self._pieces, bool(value))
+        if value != bool(state.shapes.sensor[self._id]):
+            attach.set_sensor(state, self._id, self._pieces, value)
             state.mark_placed(body._row())
 
     @property

@@ -16,6 +16,7 @@ Python code here only validates user input and keeps the arrays consistent.
 import numpy as np
 
 from .. import constants as K
+from .._api import column_view
 from .._checks import as_between, as_float, as_non_negative, as_positive, as_vec2, as_within
 from ..contacts.narrowphase import MIX_BOX2D, MIX_PYMUNK
 from . import callbacks, compile_ahead, stages
@@ -269,30 +270,16 @@ class World(WorldBulk, WorldEvents, WorldQueries, WorldJoints, AngularJoints, Jo
         return body._row()
 
     # -- zero-copy views ----------------------------------------------------------------
-    def _view(self, col):
-        v = col[: self._state.bodies.used]
-        v.flags.writeable = False
-        return v
+    def _view(self, column):
+        """The live rows of the body store's ``column`` (``column_view`` makes them
+        read-only)."""
+        bodies = self._state.bodies
+        return getattr(bodies, column)[: bodies.used]
 
-    @property
-    def positions(self):
-        """Read-only (n, 2) view of body origins, in body order (no copy)."""
-        return self._view(self._state.bodies.pos)
-
-    @property
-    def angles(self):
-        """Read-only (n,) view of body angles in radians."""
-        return self._view(self._state.bodies.angle)
-
-    @property
-    def velocities(self):
-        """Read-only (n, 2) view of centre-of-mass velocities."""
-        return self._view(self._state.bodies.vel)
-
-    @property
-    def angular_velocities(self):
-        """Read-only (n,) view of angular velocities."""
-        return self._view(self._state.bodies.angvel)
+    positions = column_view("pos", "Read-only (n, 2) view of body origins, in body order (no copy).")
+    angles = column_view("angle", "Read-only (n,) view of body angles in radians.")
+    velocities = column_view("vel", "Read-only (n, 2) view of centre-of-mass velocities.")
+    angular_velocities = column_view("angvel", "Read-only (n,) view of angular velocities.")
 
     # -- the step ---------------------------------------------------------------------------
     def step(self, dt):

@@ -3,10 +3,12 @@ filter joint (a base class of ``World``; ``world_joints.py`` makes the others)."
 import math  # noqa: F401 (the doctests use it)
 
 from .. import constants as K
-from .._checks import as_between, as_within
+from .._api import fill_doc
+from .._checks import as_within
 from ..joints import layout as L
 from .joint_angular import AngularJoint, FilterJoint, GearJoint, RatchetJoint, as_ratio
-from .joint_rows import limit_values, spring_values
+from .joint_rows import drive_values
+from .world_joints import JOINED
 
 __all__ = ["AngularJoints"]
 
@@ -14,6 +16,7 @@ __all__ = ["AngularJoints"]
 class AngularJoints:
     """Angular, gear, ratchet and filter joints of :class:`~engine.World`."""
 
+    @fill_doc(**JOINED)
     def create_angular_joint(self, body_a, body_b, *, limits=None, motor_speed=0.0,
                              max_motor_torque=0.0, spring_hertz=0.0, spring_damping=0.0,
                              collide_connected=False):
@@ -22,8 +25,7 @@ class AngularJoints:
 
         Parameters
         ----------
-        body_a, body_b : Body
-            Two different live bodies of this world.
+        {bodies}
         limits : (float, float), optional
             Bounds of the relative angle (rad) from its value now.
         motor_speed, max_motor_torque : float
@@ -31,8 +33,7 @@ class AngularJoints:
             ``w_b - w_a = -rate``: pass ``motor_speed=-rate``.
         spring_hertz, spring_damping : float
             A rotational spring toward the angle now (0 Hz: none).
-        collide_connected : bool
-            Whether the two bodies' shapes still collide with each other.
+        {collide_connected}
 
         Returns
         -------
@@ -50,27 +51,24 @@ class AngularJoints:
         1.0
         """
         a, b = self._joined_rows(body_a, body_b)
-        values = {L.J_MSPEED: as_within(motor_speed, "motor_speed", K.MAX_INPUT_SPEED),
-                  L.J_MMAX: as_between(max_motor_torque, "max_motor_torque", 0.0, K.MAX_TORQUE,
-                                       "N m"),
-                  **spring_values(spring_hertz, spring_damping), **limit_values(limits)}
+        values = drive_values(motor_speed, max_motor_torque, "max_motor_torque", spring_hertz,
+                              spring_damping, limits)
         return self._make(AngularJoint, a, b, self._origin(a), self._origin(b), values,
                           collide_connected)
 
+    @fill_doc(**JOINED)
     def create_gear_joint(self, body_a, body_b, *, ratio=1.0, phase=None,
                           collide_connected=False):
         """Hold ``ratio * angle_b - angle_a`` at ``phase`` (pymunk's ``GearJoint``).
 
         Parameters
         ----------
-        body_a, body_b : Body
-            Two different live bodies of this world.
+        {bodies}
         ratio : float
             Non-zero; B turns ``1 / ratio`` times as fast as A (negative: the other way).
         phase : float, optional
             The held value; by default its value now (no jump).
-        collide_connected : bool
-            Whether the two bodies' shapes still collide with each other.
+        {collide_connected}
 
         Returns
         -------
@@ -98,6 +96,7 @@ class AngularJoints:
         return self._make(GearJoint, a, b, self._origin(a), self._origin(b), values,
                           collide_connected)
 
+    @fill_doc(**JOINED)
     def create_ratchet_joint(self, body_a, body_b, ratchet, *, phase=0.0,
                              collide_connected=False):
         """Let ``angle_b - angle_a`` (from its value now) grow but never fall back past
@@ -106,14 +105,12 @@ class AngularJoints:
 
         Parameters
         ----------
-        body_a, body_b : Body
-            Two different live bodies of this world.
+        {bodies}
         ratchet : float
             The angle between teeth (rad), non-zero.
         phase : float
             Where the teeth are, as a relative angle (rad).
-        collide_connected : bool
-            Whether the two bodies' shapes still collide with each other.
+        {collide_connected}
 
         Returns
         -------
@@ -138,14 +135,14 @@ class AngularJoints:
         return self._make(RatchetJoint, a, b, self._origin(a), self._origin(b), values,
                           collide_connected)
 
+    @fill_doc(**JOINED)
     def create_filter_joint(self, body_a, body_b):
         """Stop two bodies' shapes colliding with each other, and nothing else (Box2D's
         filter joint; a per-pair alternative to collision filters).
 
         Parameters
         ----------
-        body_a, body_b : Body
-            Two different live bodies of this world.
+        {bodies}
 
         Returns
         -------

@@ -10,22 +10,34 @@ import math
 import numpy as np
 
 from .. import constants as K
+from .._api import fill_doc
 from .._checks import (as_between, as_direction, as_non_negative, as_positive, as_vec2,
                        as_within)
 from ..joints import layout as L
-from .joint_rows import (distance_values, drop_pairs_between, limit_values, local_of, remove_joint,
-                         spring_values, world_of)
+from .joint_rows import (distance_values, drive_values, drop_pairs_between, local_of, remove_joint,
+                         world_of)
 from . import sleeping
 from .joint_kinds import (DistanceJoint, MotorJoint, MouseJoint, PrismaticJoint, RevoluteJoint,
                           WeldJoint, WheelJoint)
 
-__all__ = ["WorldJoints"]
+__all__ = ["WorldJoints", "JOINED"]
+
+# The parameters most ``create_*_joint`` methods share, described once (``fill_doc``).
+JOINED = {
+    "bodies": """\
+body_a, body_b : Body
+    Two different live bodies of this world.""",
+    "collide_connected": """\
+collide_connected : bool
+    Whether the two bodies' shapes still collide with each other.""",
+}
 
 
 class WorldJoints:
     """Joints of :class:`~engine.World` (see ``docs/joints.md``)."""
 
     # -- creation ------------------------------------------------------------------------
+    @fill_doc(**JOINED)
     def create_revolute_joint(self, body_a, body_b, anchor, *, limits=None, motor_speed=0.0,
                               max_motor_torque=0.0, spring_hertz=0.0, spring_damping=0.0,
                               collide_connected=False):
@@ -43,8 +55,7 @@ class WorldJoints:
             A motor driving ``w_b - w_a`` to ``motor_speed`` with at most that torque.
         spring_hertz, spring_damping : float
             A rotational spring toward the angle at creation (0 Hz: none).
-        collide_connected : bool
-            Whether the two bodies' shapes still collide with each other.
+        {collide_connected}
 
         Returns
         -------
@@ -63,13 +74,11 @@ class WorldJoints:
         >>> round(math.hypot(*bob.position), 2)
         1.0
         """
-        a, b = self._joined_rows(body_a, body_b)
-        anchor = as_vec2(anchor, "anchor", K.MAX_COORDINATE, "m")
-        values = {L.J_MSPEED: as_within(motor_speed, "motor_speed", K.MAX_INPUT_SPEED),
-                  L.J_MMAX: as_between(max_motor_torque, "max_motor_torque", 0.0, K.MAX_TORQUE, "N m"),
-                  **spring_values(spring_hertz, spring_damping), **limit_values(limits)}
-        return self._make(RevoluteJoint, a, b, anchor, anchor, values, collide_connected)
+        drive = (motor_speed, max_motor_torque, "max_motor_torque", spring_hertz, spring_damping,
+                 limits)
+        return self._make_at(RevoluteJoint, body_a, body_b, anchor, None, drive, collide_connected)
 
+    @fill_doc(**JOINED)
     def create_prismatic_joint(self, body_a, body_b, anchor, axis, *, limits=None,
                                motor_speed=0.0, max_motor_force=0.0, spring_hertz=0.0,
                                spring_damping=0.0, collide_connected=False):
@@ -77,8 +86,7 @@ class WorldJoints:
 
         Parameters
         ----------
-        body_a, body_b : Body
-            Two different live bodies of this world.
+        {bodies}
         anchor : (float, float)
             A point on the axis, in world coordinates now.
         axis : (float, float)
@@ -89,8 +97,7 @@ class WorldJoints:
             A motor driving the sliding speed to ``motor_speed`` with at most that force.
         spring_hertz, spring_damping : float
             A spring along the axis toward the translation at creation (0 Hz: none).
-        collide_connected : bool
-            Whether the two bodies' shapes still collide with each other.
+        {collide_connected}
 
         Returns
         -------
@@ -110,14 +117,11 @@ class WorldJoints:
         >>> round(x - y, 3), x < -0.5
         (0.0, True)
         """
-        a, b = self._joined_rows(body_a, body_b)
-        anchor = as_vec2(anchor, "anchor", K.MAX_COORDINATE, "m")
-        axis = as_direction(axis, "axis")
-        values = {L.J_MSPEED: as_within(motor_speed, "motor_speed", K.MAX_INPUT_SPEED),
-                  L.J_MMAX: as_between(max_motor_force, "max_motor_force", 0.0, K.MAX_FORCE, "N"),
-                  **spring_values(spring_hertz, spring_damping), **limit_values(limits)}
-        return self._make(PrismaticJoint, a, b, anchor, anchor, values, collide_connected, axis)
+        drive = (motor_speed, max_motor_force, "max_motor_force", spring_hertz, spring_damping,
+                 limits)
+        return self._make_at(PrismaticJoint, body_a, body_b, anchor, axis, drive, collide_connected)
 
+    @fill_doc(**JOINED)
     def create_distance_joint(self, body_a, body_b, anchor_a, anchor_b, *, length=None,
                               min_length=None, max_length=None, spring_hertz=0.0,
                               spring_damping=0.0, collide_connected=False):
@@ -129,13 +133,13 @@ class WorldJoints:
 
         Parameters
         ----------
-        body_a, body_b : Body
+        {bodies}
         anchor_a, anchor_b : (float, float)
             World coordinates now.
         length, min_length, max_length : float, optional
             In metres, > 0; ``min_length <= max_length``.
         spring_hertz, spring_damping : float
-        collide_connected : bool
+        {collide_connected}
 
         Returns
         -------
@@ -160,14 +164,14 @@ class WorldJoints:
                                   spring_damping)
         return self._make(DistanceJoint, a, b, anchor_a, anchor_b, values, collide_connected)
 
+    @fill_doc(**JOINED)
     def create_weld_joint(self, body_a, body_b, anchor, *, linear_hertz=0.0, angular_hertz=0.0,
                           linear_damping=0.0, angular_damping=0.0, collide_connected=False):
         """Glue B to A at ``anchor``: rigid at 0 hertz, springy above.
 
         Parameters
         ----------
-        body_a, body_b : Body
-            Two different live bodies of this world.
+        {bodies}
         anchor : (float, float)
             The glued point, in world coordinates now.
         linear_hertz, angular_hertz : float
@@ -175,8 +179,7 @@ class WorldJoints:
             ``joint_hertz``).
         linear_damping, angular_damping : float
             Their damping ratios.
-        collide_connected : bool
-            Whether the two bodies' shapes still collide with each other.
+        {collide_connected}
 
         Returns
         -------
@@ -203,6 +206,7 @@ class WorldJoints:
                   L.J_ZETA2: as_non_negative(angular_damping, "angular_damping")}
         return self._make(WeldJoint, a, b, anchor, anchor, values, collide_connected)
 
+    @fill_doc(**JOINED)
     def create_wheel_joint(self, body_a, body_b, anchor, axis, *, spring_hertz=1.0,
                            spring_damping=0.7, limits=None, motor_speed=0.0,
                            max_motor_torque=0.0, collide_connected=False):
@@ -222,8 +226,7 @@ class WorldJoints:
             ``(lower, upper)`` bounds of the suspension's travel (m).
         motor_speed, max_motor_torque : float
             A motor driving the wheel's spin ``w_b - w_a``.
-        collide_connected : bool
-            Whether the two bodies' shapes still collide with each other.
+        {collide_connected}
 
         Returns
         -------
@@ -239,14 +242,11 @@ class WorldJoints:
         >>> axle.spring_hertz
         1.0
         """
-        a, b = self._joined_rows(body_a, body_b)
-        anchor = as_vec2(anchor, "anchor", K.MAX_COORDINATE, "m")
-        axis = as_direction(axis, "axis")
-        values = {L.J_MSPEED: as_within(motor_speed, "motor_speed", K.MAX_INPUT_SPEED),
-                  L.J_MMAX: as_between(max_motor_torque, "max_motor_torque", 0.0, K.MAX_TORQUE, "N m"),
-                  **spring_values(spring_hertz, spring_damping), **limit_values(limits)}
-        return self._make(WheelJoint, a, b, anchor, anchor, values, collide_connected, axis)
+        drive = (motor_speed, max_motor_torque, "max_motor_torque", spring_hertz, spring_damping,
+                 limits)
+        return self._make_at(WheelJoint, body_a, body_b, anchor, axis, drive, collide_connected)
 
+    @fill_doc(**JOINED)
     def create_motor_joint(self, body_a, body_b, *, linear_offset=(0.0, 0.0),
                            angular_offset=0.0, max_force=1.0, max_torque=1.0,
                            correction_factor=0.3, collide_connected=False):
@@ -256,8 +256,7 @@ class WorldJoints:
 
         Parameters
         ----------
-        body_a, body_b : Body
-            Two different live bodies of this world.
+        {bodies}
         linear_offset : (float, float)
             The target position of B's origin, in A's frame.
         angular_offset : float
@@ -266,8 +265,7 @@ class WorldJoints:
             The most force (N) and torque (N m) it applies.
         correction_factor : float
             From 0 to 1: the fraction of the pose error closed per substep.
-        collide_connected : bool
-            Whether the two bodies' shapes still collide with each other.
+        {collide_connected}
 
         Returns
         -------
@@ -345,6 +343,16 @@ class WorldJoints:
         if a == b:
             raise ValueError("a joint needs two different bodies; body_a is body_b")
         return a, b
+
+    def _make_at(self, cls, body_a, body_b, anchor, axis, drive, collide):
+        """A joint at ``anchor`` with a motor, a spring and limits (``drive``: the arguments
+        of ``drive_values``): revolute, or with an ``axis`` prismatic or wheel. The
+        arguments are checked in that order: bodies, anchor, axis, drive."""
+        a, b = self._joined_rows(body_a, body_b)
+        anchor = as_vec2(anchor, "anchor", K.MAX_COORDINATE, "m")
+        on_axis = () if axis is None else (as_direction(axis, "axis"),)
+        values = drive_values(*drive)
+        return self._make(cls, a, b, anchor, anchor, values, collide, *on_axis)
 
     def _make(self, cls, a, b, anchor_a, anchor_b, values, collide, axis=(1.0, 0.0)):
         if not isinstance(collide, (bool, np.bool_)):

@@ -9,9 +9,28 @@ import math
 
 import numpy as np
 
+from .._api import fill_doc
 from . import queries as _q
 
 __all__ = ["WorldQueries"]
+
+# The parameters every query takes, described once (``fill_doc``): a query that lists
+# shapes reports them, one that picks a single shape considers them.
+REPORTED = """\
+filter : Filter, optional
+    Report only the shapes it admits (default: every shape).
+sensors : bool
+    Report sensor shapes too (default False)."""
+CONSIDERED = REPORTED.replace("Report", "Consider")
+RAY_PARAMETERS = """\
+Parameters
+----------
+start, end : (float, float)
+    The ray's ends, in meters.
+""" + REPORTED
+SHAPE = """\
+shape : Circle, Segment or Polygon
+    Any shape, not attached to a body."""
 
 
 class WorldQueries:
@@ -23,17 +42,11 @@ class WorldQueries:
     nothing; bad arguments raise ``TypeError``/``ValueError`` naming the argument.
     """
 
+    @fill_doc(parameters=RAY_PARAMETERS)
     def ray_cast(self, start, end, *, filter=None, sensors=False):
         """The closest shape the ray from ``start`` to ``end`` hits, or None.
 
-        Parameters
-        ----------
-        start, end : (float, float)
-            The ray's ends, in meters.
-        filter : Filter, optional
-            Report only the shapes it admits (default: every shape).
-        sensors : bool
-            Report sensor shapes too (default False).
+        {parameters}
 
         Returns
         -------
@@ -62,17 +75,11 @@ class WorldQueries:
         """
         return _q.ray_cast(self._state, start, end, filter, sensors)
 
+    @fill_doc(parameters=RAY_PARAMETERS)
     def ray_cast_all(self, start, end, *, filter=None, sensors=False):
         """Every shape the ray from ``start`` to ``end`` hits, nearest first.
 
-        Parameters
-        ----------
-        start, end : (float, float)
-            The ray's ends, in meters.
-        filter : Filter, optional
-            Report only the shapes it admits (default: every shape).
-        sensors : bool
-            Report sensor shapes too (default False).
+        {parameters}
 
         Returns
         -------
@@ -95,6 +102,7 @@ class WorldQueries:
         """
         return _q.ray_cast_all(self._state, start, end, filter, sensors)
 
+    @fill_doc(filter=REPORTED)
     def ray_cast_many(self, starts, ends, *, filter=None, sensors=False):
         """The closest hit of each of many rays, as arrays, in one kernel call.
 
@@ -105,10 +113,7 @@ class WorldQueries:
         ----------
         starts, ends : array_like (k, 2)
             Ray ``i`` runs from ``starts[i]`` to ``ends[i]``.
-        filter : Filter, optional
-            Report only the shapes it admits (default: every shape).
-        sensors : bool
-            Report sensor shapes too (default False).
+        {filter}
 
         Returns
         -------
@@ -134,6 +139,7 @@ class WorldQueries:
         """
         return _q.ray_cast_many(self._state, starts, ends, filter, sensors)
 
+    @fill_doc(filter=REPORTED)
     def query_point(self, point, max_distance=0.0, *, filter=None, sensors=False):
         """The shapes within ``max_distance`` of ``point``, nearest first.
 
@@ -144,10 +150,7 @@ class WorldQueries:
         max_distance : float
             How far from the point a shape may be, >= 0 (``math.inf``: any distance).
             0 (default) gives the shapes holding the point, on their surface included.
-        filter : Filter, optional
-            Report only the shapes it admits (default: every shape).
-        sensors : bool
-            Report sensor shapes too (default False).
+        {filter}
 
         Returns
         -------
@@ -168,6 +171,7 @@ class WorldQueries:
         """
         return _q.query_point(self._state, point, max_distance, filter, sensors)
 
+    @fill_doc(filter=CONSIDERED)
     def query_point_nearest(self, point, max_distance=math.inf, *, filter=None, sensors=False):
         """The shape nearest to ``point`` within ``max_distance``, or None.
 
@@ -177,10 +181,7 @@ class WorldQueries:
             The query point.
         max_distance : float
             How far to look, >= 0 (default: anywhere).
-        filter : Filter, optional
-            Consider only the shapes it admits (default: every shape).
-        sensors : bool
-            Consider sensor shapes too (default False).
+        {filter}
 
         Returns
         -------
@@ -201,6 +202,7 @@ class WorldQueries:
         """
         return _q.query_point_nearest(self._state, point, max_distance, filter, sensors)
 
+    @fill_doc(filter=REPORTED)
     def query_aabb(self, lower, upper, *, filter=None, sensors=False):
         """The shapes whose bounding box overlaps the box from ``lower`` to ``upper``.
 
@@ -211,10 +213,7 @@ class WorldQueries:
         ----------
         lower, upper : (float, float)
             The box's lower-left and upper-right corners (``lower <= upper``).
-        filter : Filter, optional
-            Report only the shapes it admits (default: every shape).
-        sensors : bool
-            Report sensor shapes too (default False).
+        {filter}
 
         Returns
         -------
@@ -231,19 +230,16 @@ class WorldQueries:
         """
         return _q.query_aabb(self._state, lower, upper, filter, sensors)
 
+    @fill_doc(shape=SHAPE, filter=REPORTED)
     def query_shape(self, shape, pose, *, filter=None, sensors=False):
         """The shapes that ``shape`` placed at ``pose`` overlaps, with their manifolds.
 
         Parameters
         ----------
-        shape : Circle, Segment or Polygon
-            Any shape, not attached to a body.
+        {shape}
         pose : (x, y, angle) or (x, y)
             Where to place it.
-        filter : Filter, optional
-            Report only the shapes it admits (default: every shape).
-        sensors : bool
-            Report sensor shapes too (default False).
+        {filter}
 
         Returns
         -------
@@ -263,21 +259,18 @@ class WorldQueries:
         """
         return _q.query_shape(self._state, shape, pose, filter, sensors)
 
+    @fill_doc(shape=SHAPE, filter=CONSIDERED)
     def cast_shape(self, shape, pose, translation, *, filter=None, sensors=False):
         """The first shape in the world that ``shape`` touches when swept along ``translation``.
 
         Parameters
         ----------
-        shape : Circle, Segment or Polygon
-            Any shape, not attached to a body.
+        {shape}
         pose : (x, y, angle) or (x, y)
             Where the shape starts.
         translation : (float, float)
             The sweep; the shape does not turn.
-        filter : Filter, optional
-            Consider only the shapes it admits (default: every shape).
-        sensors : bool
-            Consider sensor shapes too (default False).
+        {filter}
 
         Returns
         -------

@@ -1,5 +1,6 @@
 """The part of ``World`` that switches sleeping and reports it (a base class of
 ``World``; ``dynamics/sleep.py`` puts islands to sleep, ``sleeping.py`` wakes them)."""
+from .._api import state_setting
 from .._checks import as_positive
 from . import sleeping
 
@@ -31,15 +32,9 @@ class WorldSleep:
             sleeping.wake_all(self._state)
         self._state.sleeping = value
 
-    @property
-    def time_to_sleep(self):
-        """Seconds an island must rest before it sleeps (0.5 by default, as in Box2D)."""
-        return self._state.time_to_sleep
-
-    @time_to_sleep.setter
-    def time_to_sleep(self, value):
-        self._state.check_unlocked()
-        self._state.time_to_sleep = as_positive(value, "time_to_sleep")
+    time_to_sleep = state_setting("time_to_sleep", "time_to_sleep", as_positive,
+                                  "Seconds an island must rest before it sleeps (0.5 by default, "
+                                  "as in Box2D).")
 
     @property
     def awake_body_count(self):
