@@ -97,6 +97,21 @@ def _numba_reads_object_pairs():
             and hasattr(codegen.CPUCodeLibrary, "_get_module_for_linking"))
 
 
+def _patch_once(switch, owner, flag, numba_matches, patch):
+    """Run ``patch()`` once, unless the environment variable ``switch`` is ``0`` or
+    ``numba_matches()`` says this Numba is not the one it stands in for; marks ``owner``
+    with ``flag``. Returns whether the patch is in place."""
+    if os.environ.get(switch, "1") == "0":
+        return False
+    if getattr(owner, flag, False):
+        return True
+    if not numba_matches():
+        return False
+    patch()
+    setattr(owner, flag, True)
+    return True
+
+
 def apply():
     """Make Numba load cached kernels without parsing their linking bitcode (see the
     module's docstring); returns whether it did. Idempotent.
@@ -106,13 +121,13 @@ def apply():
     >>> apply() in (True, False)
     True
     """
-    if os.environ.get("ENGINE_NUMBA_LAZY_BITCODE", "1") == "0":
-        return False
+    return _patch_once("ENGINE_NUMBA_LAZY_BITCODE", codegen.CPUCodeLibrary,
+                       "_engine_lazy_bitcode", _numba_reads_object_pairs, _load_without_bitcode)
+
+
+def _load_without_bitcode():
+    """Replace ``CPUCodeLibrary._unserialize`` and ``_get_module_for_linking``."""
     library = codegen.CPUCodeLibrary
-    if getattr(library, "_engine_lazy_bitcode", False):
-        return True
-    if not _numba_reads_object_pairs():
-        return False
     unserialize = library._unserialize.__func__
     for_linking = library._get_module_for_linking
 
@@ -138,8 +153,6 @@ def apply():
 
     library._unserialize = classmethod(_unserialize)
     library._get_module_for_linking = _get_module_for_linking
-    library._engine_lazy_bitcode = True
-    return True
 
 
 def _numba_refreshes_then_loads():
@@ -167,18 +180,15 @@ def apply_lazy_refresh():
     >>> apply_lazy_refresh() in (True, False)
     True
     """
-    if os.environ.get("ENGINE_NUMBA_LAZY_REFRESH", "1") == "0":
-        return False
-    if getattr(caching.Cache, "_engine_lazy_refresh", False):
-        return True
-    if not _numba_refreshes_then_loads():
-        return False
+    return _patch_once("ENGINE_NUMBA_LAZY_REFRESH", caching.Cache, "_engine_lazy_refresh",
+                       _numba_refreshes_then_loads, _load_without_refresh)
 
+
+def _load_without_refresh():
+    """Replace ``Cache.load_overload`` by one that skips the registries' refresh."""
     def load_overload(self, sig, target_context):
         rtsys.initialize(target_context)  # what loaded code calls: NRT's functions
         with self._guard_against_spurious_io_errors():
             return self._load_overload(sig, target_context)
 
     caching.Cache.load_overload = load_overload
-    caching.Cache._engine_lazy_refresh = True
-    return True
