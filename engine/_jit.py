@@ -26,7 +26,8 @@ and coverage).
 
 Compile time
 ------------
-A program's first run compiles every kernel it calls (about 45 s for a first step), so
+A program's first run compiles every kernel it calls (about 45 s of compiling for a
+first step, 25 s of waiting on two cores: ``world/compile_ahead.py``), so
 four habits of Numba that cost compile time and nothing else are avoided in the
 kernels (each measured on a cold start, 2026-11-27 and 2026-11-28):
 
@@ -287,7 +288,7 @@ class CompileNotice(numba.core.event.Listener):
     """Says so on stderr, in one line, when the engine starts compiling kernels.
 
     On a program's first run (an empty Numba cache) the first step compiles every kernel it
-    uses, which takes about a minute and would otherwise look like a hang; later runs load
+    uses, which takes tens of seconds and would otherwise look like a hang; later runs load
     the compiled code from the cache and print nothing. The line is printed when an engine
     kernel starts compiling after at least ``quiet_for`` seconds without compiling: once
     for a program's first steps, and again for one that makes its first ray query
