@@ -33,7 +33,7 @@ import numba
 
 from ..dynamics.soft_step import step_bodies
 
-__all__ = ["start", "wait"]
+__all__ = ["start", "wait", "pending"]
 
 _ENV = "ENGINE_COMPILE_AHEAD"
 # A lock older than this is left over from a helper that was killed: ignore it.
@@ -55,7 +55,9 @@ def _solver_index():
 
 
 def _take_lock(index):
-    """Create the helper's lock file beside ``index`` (True), or find one taken."""
+    """Create the helper's lock file beside ``index`` and return its path; None when
+    another process holds it (a lock older than ten minutes is taken over) or the
+    folder is read-only."""
     lock = index.with_suffix(".compiling")
     try:
         if time.time() - lock.stat().st_mtime > _STALE_LOCK_SECONDS:
