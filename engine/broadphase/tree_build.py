@@ -150,8 +150,12 @@ def tree_rebuild(aabb, parent, child1, child2, height, user, meta):
             stack[top] = child2[node]
             stack[top + 1] = child1[node]
             top += 2
-    cx = 0.5 * (aabb[leaves, 0] + aabb[leaves, 2])
-    cy = 0.5 * (aabb[leaves, 1] + aabb[leaves, 3])
+    cx = np.empty(n)
+    cy = np.empty(n)
+    for k in range(n):  # (a loop, not array arithmetic: that costs a warm process's
+        leaf = leaves[k]  # first step ~7 ms importing Numba's ufunc machinery)
+        cx[k] = 0.5 * (aabb[leaf, 0] + aabb[leaf, 2])
+        cy[k] = 0.5 * (aabb[leaf, 1] + aabb[leaf, 3])
     # Breadth-first: a node waiting to be split parks its leaf range [lo, hi) in its
     # child slots, so no work stack is needed; internal[k] always exists before step k.
     root = internal[0]
