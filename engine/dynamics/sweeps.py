@@ -31,12 +31,16 @@ def _inner_radius(verts, norms, start, count, radius, cx, cy):
 @njit
 def body_sweep(pos0, angle0, pos, angle, com, i):
     """Body ``i``'s sweep from its pose at the step's start to its pose now."""
+    lx = com[i, 0]
+    ly = com[i, 1]
+    if lx == 0.0 and ly == 0.0:  # the centre of mass at the origin (most bodies): no
+        # sines and cosines to place it (per candidate pair they were 6 % of a step of
+        # Box2D's tumbler)
+        return (pos0[i, 0], pos0[i, 1], angle0[i], pos[i, 0], pos[i, 1], angle[i], 0.0, 0.0)
     c0 = math.cos(angle0[i])
     s0 = math.sin(angle0[i])
     c1 = math.cos(angle[i])
     s1 = math.sin(angle[i])
-    lx = com[i, 0]
-    ly = com[i, 1]
     return (pos0[i, 0] + c0 * lx - s0 * ly, pos0[i, 1] + s0 * lx + c0 * ly, angle0[i],
             pos[i, 0] + c1 * lx - s1 * ly, pos[i, 1] + s1 * lx + c1 * ly, angle[i], lx, ly)
 
