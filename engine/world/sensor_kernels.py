@@ -19,6 +19,7 @@ from .._jit import borrowed, njit
 from ..broadphase.filter_rule import box_misses, should_collide
 from ..broadphase.tree_ops import META_ROOT, tree_collect, tree_move
 from ..collision.toi import MISS, piece_toi
+from ..dynamics.sweeps import body_sweep
 from ..constants import LANE_WIDTH, STATIC
 from ..geometry.convex import piece_box
 
@@ -30,16 +31,9 @@ CROSSED = 2  # it touched the sensor during the step but does not overlap it at 
 def _sweep(bodies, i, moving):
     """Sweep tuple of body ``i`` about its centre of mass (``collision/toi.py``): from
     its start pose to its end pose, or held at its end pose."""
-    pos, angle, com = bodies.pos, bodies.angle, bodies.com
+    pos, angle = bodies.pos, bodies.angle
     pos0, angle0 = (bodies.pos0, bodies.angle0) if moving else (pos, angle)
-    lx = com[i, 0]
-    ly = com[i, 1]
-    c0 = math.cos(angle0[i])
-    s0 = math.sin(angle0[i])
-    c1 = math.cos(angle[i])
-    s1 = math.sin(angle[i])
-    return (pos0[i, 0] + c0 * lx - s0 * ly, pos0[i, 1] + s0 * lx + c0 * ly, angle0[i],
-            pos[i, 0] + c1 * lx - s1 * ly, pos[i, 1] + s1 * lx + c1 * ly, angle[i], lx, ly)
+    return body_sweep(pos0, angle0, pos, angle, bodies.com, np.int64(i))
 
 
 @njit
