@@ -1,7 +1,8 @@
 """What the public classes' definitions share: docstring text kept once and filled into
 every docstring that uses it (:func:`fill_doc`), read-only attribute properties
-(:func:`read_only`), read-only array views (:func:`column_view`) and settings kept in a
-state object (:func:`state_setting`).
+(:func:`read_only`, and :func:`live_read_only` for handles that check they are still
+alive), read-only array views (:func:`column_view`) and settings kept in a state object
+(:func:`state_setting`).
 
 Filled docstrings are complete at run time, where ``help()``, the doctests and
 ``docs/make_api.py`` read them; the source shows a ``{name}`` line where a shared
@@ -11,7 +12,7 @@ import operator
 import re
 import textwrap
 
-__all__ = ["fill_doc", "read_only", "column_view", "state_setting"]
+__all__ = ["fill_doc", "read_only", "live_read_only", "column_view", "state_setting"]
 
 _PART = re.compile(r"^([ \t]*)\{(\w+)\}[ \t]*$", re.M)
 
@@ -95,6 +96,51 @@ def read_only(name, doc):
     (2.0, 'The radius in meters.')
     """
     return property(operator.attrgetter(name), doc=doc)
+
+
+def live_read_only(check, name, doc):
+    """A property that calls ``self.<check>()``, which raises once the handle's object is
+    gone, then returns the attribute ``name`` (a private one) of its instance.
+
+    Parameters
+    ----------
+    check : str
+        The method that raises for a dead handle, e.g. ``"_live_body"``.
+    name : str
+        The attribute read, e.g. ``"_density"``.
+    doc : str
+        The property's docstring.
+
+    Returns
+    -------
+    property
+        Read-only; add a setter with ``.setter`` as for any property.
+
+    Examples
+    --------
+    >>> class Ticket:
+    ...     def __init__(self, seat):
+    ...         self._seat, self._used = seat, False
+    ...     def _valid(self):
+    ...         if self._used:
+    ...             raise RuntimeError("this ticket was used")
+    ...     seat = live_read_only("_valid", "_seat", "The seat number.")
+    >>> ticket = Ticket(12)
+    >>> ticket.seat
+    12
+    >>> ticket._used = True
+    >>> ticket.seat
+    Traceback (most recent call last):
+    ...
+    RuntimeError: this ticket was used
+    """
+    alive, value = operator.methodcaller(check), operator.attrgetter(name)
+
+    def get(self):
+        alive(self)
+        return value(self)
+
+    return property(get, doc=doc)
 
 
 def column_view(column, doc):

@@ -38,6 +38,14 @@ def as_flag(value, name):
     return bool(value)
 
 
+def as_bool(value, name):
+    """``value`` if it is True or False (a Python bool, not a NumPy one), or a TypeError
+    naming ``name``."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be a bool, got {value!r}")
+    return value
+
+
 def as_positive(value, name):
     """``value`` as a finite float > 0."""
     f = as_float(value, name)

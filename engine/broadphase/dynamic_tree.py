@@ -89,13 +89,11 @@ class AABBTree:
     Examples
     --------
     >>> tree = AABBTree()
-    >>> a = tree.insert((0, 0, 1, 1), user=0)
-    >>> b = tree.insert((5, 5, 6, 6), user=1)
-    >>> tree.query((0.5, 0.5, 5.5, 5.5)).tolist()
-    [0, 1]
-    >>> tree.move(a, (10, 10, 11, 11))
-    >>> tree.query((0, 0, 2, 2)).tolist()
-    []
+    >>> ids = [tree.insert((i, 0, i + 1, 1), user=10 + i) for i in range(3)]
+    >>> tree.move(ids[0], (10, 10, 11, 11))
+    >>> tree.remove(ids[2])
+    >>> tree.query((-1, -1, 5, 5)).tolist(), tree.leaf_count
+    ([11], 2)
     """
 
     def __init__(self, capacity=16):

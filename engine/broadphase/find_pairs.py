@@ -17,7 +17,7 @@ Two ways to find them, the same pairs either way:
 """
 import numpy as np
 
-from .._jit import borrowed, njit
+from .._jit import borrowed, njit, njit_inline
 from .filter_rule import boxes_overlap, pair_admitted
 from .key_sort import sort_unique
 from .tree_build import many_moved
@@ -28,6 +28,16 @@ from .tree_ops import META_LEAVES, META_ROOT, grown, tree_collect
 def _disjoint(a_aabb, a, b_aabb, b):
     return (a_aabb[a, 0] > b_aabb[b, 2] or a_aabb[a, 2] < b_aabb[b, 0]
             or a_aabb[a, 1] > b_aabb[b, 3] or a_aabb[a, 3] < b_aabb[b, 1])
+
+
+@njit_inline
+def _append_key(keys, n, ua, ub):
+    """Append the pair key of proxies ``ua`` and ``ub`` (lower id in the high 32 bits) as
+    entry ``n``, growing ``keys`` when full; returns ``(keys, n + 1)``."""
+    if n == keys.shape[0]:
+        keys = grown(keys)
+    keys[n] = (min(ua, ub) << 32) | max(ua, ub)
+    return keys, n + 1
 
 
 @njit
@@ -56,10 +66,7 @@ def _query_pairs(aabb, child1, child2, height, user, root, s_aabb, s_child1, s_c
                 continue  # the leaf itself, the same body, no dynamic body, or filtered
             if n == limit:
                 return keys, n
-            if n == keys.shape[0]:
-                keys = grown(keys)
-            keys[n] = (min(ua, ub) << 32) | max(ua, ub)
-            n += 1
+            keys, n = _append_key(keys, n, ua, ub)
     return keys, n
 
 
@@ -109,10 +116,7 @@ def _descend_pairs(a_aabb, a_child1, a_child2, a_height, a_user, a_root,
                 continue
             if n == limit:
                 return keys, n
-            if n == keys.shape[0]:
-                keys = grown(keys)
-            keys[n] = (min(ua, ub) << 32) | max(ua, ub)
-            n += 1
+            keys, n = _append_key(keys, n, ua, ub)
         elif hb == 0 or (ha > 0 and (a_aabb[a, 2] - a_aabb[a, 0] + a_aabb[a, 3] - a_aabb[a, 1]
                                      >= b_aabb[b, 2] - b_aabb[b, 0] + b_aabb[b, 3] - b_aabb[b, 1])):
             stack_a[top] = a_child1[a]

@@ -5,6 +5,7 @@ shapes overlap and how to push them apart (the minimum translation vector, MTV).
 the same SAT kernels the world's narrowphase uses, on one pair.
 """
 import threading
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -17,6 +18,7 @@ from .._checks import as_pose
 __all__ = ["Manifold", "collide", "overlaps", "manifold_from_rows"]
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class Manifold:
     """The contact between two overlapping shapes.
 
@@ -37,14 +39,11 @@ class Manifold:
         Feature ids per point; equal ids in two frames mean the same features touch.
     """
 
-    __slots__ = ("normal", "depth", "points", "separations", "ids")
-
-    def __init__(self, normal, depth, points, separations, ids):
-        self.normal = normal
-        self.depth = depth
-        self.points = points
-        self.separations = separations
-        self.ids = ids
+    normal: tuple
+    depth: float
+    points: tuple
+    separations: tuple
+    ids: tuple
 
     @property
     def mtv(self):

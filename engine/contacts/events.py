@@ -133,20 +133,21 @@ def most_gravity(bodies, gravity):
 
 
 @njit
-def hit_events(pairs, candidates, piece_shape, piece_body, bodies, gravity, threshold):
+def hit_events(pairs, candidates, pieces, bodies, gravity, threshold):
     """Hits: per pair of shapes, the point that pushed this step after approaching
     fastest, when faster than ``threshold`` (Box2D's hit events).
 
     ``pairs``: the pair set's ``PairArrays`` (keys, rows, results); ``candidates``: the
     indices of the pairs to look at (the solver's list of those that may hold a hit,
-    ``dynamics/solver_rows.scatter``); ``piece_shape``,
-    ``piece_body``: each piece's shape id and body row; ``bodies``: ``BodyArrays`` (the
+    ``dynamics/solver_rows.scatter``); ``pieces``: the piece columns
+    (``PieceArrays``: each piece's ``shape`` id and ``body`` row are read); ``bodies``: ``BodyArrays`` (the
     step's start pose places the anchors); ``gravity`` (lanes, 2): each point reports
     its speed at the instant its gap closed (:func:`contact_speed`). Returns, sorted by
     shape-pair key, the keys int64 (k,), points (k, 2), normals (k, 2, from the lower
     shape id to the higher) and approach speeds (k,).
     """
     keys, rows, results = pairs.keys, pairs.rows, pairs.results
+    piece_shape, piece_body = pieces.shape, pieces.body
     m = candidates.shape[0]
     found = np.empty(m, np.int64)
     point = np.empty((m, 2))

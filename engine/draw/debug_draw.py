@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from .._api import fill_doc
 from ..world.body_type import BodyType
 from ..collision.collide import collide
 from ..geometry.shapes import Circle, Segment
@@ -39,6 +40,12 @@ COLORS = {
     "joint": (80, 200, 200),  # a joint: lines from each body's centre to its anchor
     "asleep": (150, 130, 110),  # a sleeping dynamic body: its colour dimmed
 }
+
+# The parameters of draw_text and of PixelDraw.pixel_text, described once (``fill_doc``).
+TEXT_PARAMETERS = """\
+p : (float, float)
+text : str
+color : (int, int, int)"""
 
 # Rounded corners are drawn as arcs of at most this angle per chord (radians): 16
 # chords per full turn look round at debug-drawing sizes.
@@ -153,14 +160,13 @@ class DebugDraw:
         color : (int, int, int)
         """
 
+    @fill_doc(parameters=TEXT_PARAMETERS)
     def draw_text(self, p, text, color):
         """``text`` with its top-left corner at the world point ``p``.
 
         Parameters
         ----------
-        p : (float, float)
-        text : str
-        color : (int, int, int)
+        {parameters}
         """
 
 

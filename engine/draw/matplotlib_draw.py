@@ -8,16 +8,26 @@ let :func:`plot_world` fit them. For a script without a display, choose the Agg 
 """
 import math
 
+from .._api import fill_doc
 from .debug_draw import DebugDraw, DrawFlags, capsule_outline, draw_world
 from .pixels import BACKGROUND
 
 __all__ = ["MatplotlibDraw", "plot_world"]
 
 
+# How every example here begins, written once (``fill_doc``).
+_PYPLOT = """\
+Examples
+--------
+>>> import matplotlib; matplotlib.use("Agg")
+>>> import matplotlib.pyplot as plt"""
+
+
 def _rgb(color):
     return tuple(c / 255.0 for c in color)
 
 
+@fill_doc(examples=_PYPLOT)
 class MatplotlibDraw(DebugDraw):
     """Adds one artist per primitive to ``ax`` (patches, lines, text).
 
@@ -27,10 +37,7 @@ class MatplotlibDraw(DebugDraw):
     alpha : float
         Opacity of the fills; outlines are opaque.
 
-    Examples
-    --------
-    >>> import matplotlib; matplotlib.use("Agg")
-    >>> import matplotlib.pyplot as plt
+    {examples}
     >>> from engine import World, Circle
     >>> world = World()
     >>> world.create_body(position=(2, 1)).add_shape(Circle(0.5)) and None
@@ -82,6 +89,7 @@ class MatplotlibDraw(DebugDraw):
         self.ax.text(p[0], p[1], text, color=_rgb(color), va="top", ha="left", fontsize=8)
 
 
+@fill_doc(examples=_PYPLOT)
 def plot_world(world, ax=None, flags=DrawFlags.SHAPES, margin=0.05, background=BACKGROUND):
     """Draw ``world`` on ``ax`` (a new figure's axes by default), equal scales, fitted.
 
@@ -101,10 +109,7 @@ def plot_world(world, ax=None, flags=DrawFlags.SHAPES, margin=0.05, background=B
     -------
     matplotlib.axes.Axes
 
-    Examples
-    --------
-    >>> import matplotlib; matplotlib.use("Agg")
-    >>> import matplotlib.pyplot as plt
+    {examples}
     >>> from engine import World, Polygon
     >>> world = World()
     >>> world.create_body("static").add_shape(Polygon.box(10, 1, center=(0, -0.5))) and None

@@ -10,7 +10,8 @@ import math
 
 import numpy as np
 
-from .debug_draw import DebugDraw, capsule_outline
+from .._api import fill_doc
+from .debug_draw import TEXT_PARAMETERS, DebugDraw, capsule_outline
 
 __all__ = ["BACKGROUND", "Camera", "PixelDraw", "fill_color"]
 
@@ -193,14 +194,13 @@ class PixelDraw(DebugDraw):
             In pixels.
         """
 
+    @fill_doc(parameters=TEXT_PARAMETERS)
     def pixel_text(self, p, text, color):
         """``text`` with its top-left corner at pixel ``p``.
 
         Parameters
         ----------
-        p : (float, float)
-        text : str
-        color : (int, int, int)
+        {parameters}
         """
 
     def pixel_rect(self, box, color):

@@ -7,12 +7,22 @@ In a game loop::
     drawer = PygameDraw(screen, Camera.fit((-10, -1, 10, 12), screen.get_size()))
     world.debug_draw(drawer)               # or with DrawFlags.ALL for every overlay
 """
+from .._api import fill_doc
 from .debug_draw import DrawFlags, draw_world
 from .pixels import BACKGROUND, Camera, PixelDraw
 
 __all__ = ["Camera", "PygameDraw", "draw_world_pygame"]
 
 
+# How every example here begins, written once (``fill_doc``).
+_PYGAME = """\
+Examples
+--------
+>>> import os; os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"  # no banner; a Surface needs no window
+>>> import pygame"""
+
+
+@fill_doc(examples=_PYGAME)
 class PygameDraw(PixelDraw):
     """Draws :class:`~engine.draw.debug_draw.DebugDraw` primitives on a ``pygame.Surface``.
 
@@ -33,10 +43,7 @@ class PygameDraw(PixelDraw):
     pygame : module
         The ``pygame`` module, imported by the constructor.
 
-    Examples
-    --------
-    >>> import os; os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"  # no banner; a Surface needs no window
-    >>> import pygame
+    {examples}
     >>> from engine import World, Circle
     >>> world = World()
     >>> world.create_body(position=(0, 0)).add_shape(Circle(1.0)) and None
@@ -79,6 +86,7 @@ class PygameDraw(PixelDraw):
         self.surface.fill(color, (box[0], box[1], box[2] - box[0], box[3] - box[1]))
 
 
+@fill_doc(examples=_PYGAME)
 def draw_world_pygame(world, surface, bounds, flags=DrawFlags.SHAPES, background=BACKGROUND):
     """Clear ``surface`` and draw ``world`` with the world box ``bounds`` fitted to it.
 
@@ -98,10 +106,7 @@ def draw_world_pygame(world, surface, bounds, flags=DrawFlags.SHAPES, background
     PygameDraw
         The drawer used (its ``camera`` maps mouse positions back with ``to_world``).
 
-    Examples
-    --------
-    >>> import os; os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"  # no banner; a Surface needs no window
-    >>> import pygame
+    {examples}
     >>> from engine import World, Polygon
     >>> world = World()
     >>> world.create_body("static").add_shape(Polygon.box(4, 1, center=(0, -0.5))) and None

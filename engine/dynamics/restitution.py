@@ -5,6 +5,7 @@ Sources: Box2D v3 ``src/contact_solver.c``.
 """
 from .._jit import njit, njit_inline
 from ..body_state import S_VX, S_VY, S_W
+from ..joints.common import apply_axial
 from ..constants import RESTITUTION_SWEEPS, RESTITUTION_TOLERANCE
 from .chunk_layout import (CHUNK, O_COUNT, O_IA, O_IB, O_MA, O_MAXNI, O_MB, O_NI, O_NMASS, O_NX,
                            O_NY, O_P0, O_P1, O_RELV, O_RESTITUTION, O_RNA, O_RNB, offset)
@@ -55,11 +56,6 @@ def _bounce(cw, c, a, b, e, state, threshold):
             moved += abs(imp)
             cw[o + O_NI] = new
             cw[o + O_MAXNI] = max(cw[o + O_MAXNI], new)
-            state[a, S_VX] -= ma * nx * imp
-            state[a, S_VY] -= ma * ny * imp
-            state[a, S_W] -= ia * rna * imp
-            state[b, S_VX] += mb * nx * imp
-            state[b, S_VY] += mb * ny * imp
-            state[b, S_W] += ib * rnb * imp
+            apply_axial(state, a, b, ma, ia, mb, ib, nx, ny, rna, rnb, imp)
         if moved <= RESTITUTION_TOLERANCE * (1.0 + abs(cw[c + O_P0 + O_NI])):
             break

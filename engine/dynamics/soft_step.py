@@ -45,7 +45,7 @@ from ..constants import (JOINT_MAX_HERTZ_FRACTION, MAX_HERTZ_FRACTION, MOVED_BY_
                          STATIC_HERTZ_FACTOR)
 from ..joints.common import softness
 from ..joints.layout import BUCKETS
-from ..joints.solver import prepare_joints, solve_joints, warm_start_joints
+from ..joints.solver import joint_pass, prepare_joints
 
 
 @njit_inline
@@ -107,15 +107,12 @@ def _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, which):
     J, jorder, jstarts, ja, jb = borrowed(joints)  # (the caller keeps them alive)
     if jstarts[BUCKETS] == 0:
         return
-    if which == 0:
-        warm_start_joints(J, jorder, jstarts, ja, jb, state, inv_mass, inv_inertia)
-        return
     inv_h = 1.0 / h
     soft = softness(min(params.joint_hertz, JOINT_MAX_HERTZ_FRACTION * inv_h),
                     params.joint_zeta, h)
-    for _ in range(params.joint_iterations):
-        solve_joints(J, jorder, jstarts, ja, jb, state, inv_mass, inv_inertia, angle, soft,
-                     inv_h, which == 1)
+    for _ in range(1 if which == 0 else params.joint_iterations):
+        joint_pass(J, jorder, jstarts, ja, jb, state, inv_mass, inv_inertia, angle, soft, inv_h,
+                   np.int64(which))  # (typed, not literal: one compile for all three)
 
 
 @njit

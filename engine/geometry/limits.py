@@ -15,8 +15,7 @@ def as_length(value, name):
     >>> as_length(0.5, "radius")
     0.5
     """
-    f = as_positive(value, name)  # converted once: the message for 0 and below
-    return as_between(f, name, K.MIN_LENGTH, K.MAX_COORDINATE, "m")
+    return _positive_between(value, name, K.MIN_LENGTH, K.MAX_COORDINATE, "m")
 
 
 def as_rounding(value, name="radius"):
@@ -39,5 +38,10 @@ def as_density(value, name="density"):
     >>> as_density(2)
     2.0
     """
-    f = as_positive(value, name)
-    return as_between(f, name, K.MIN_DENSITY, K.MAX_DENSITY, "kg/m^2")
+    return _positive_between(value, name, K.MIN_DENSITY, K.MAX_DENSITY, "kg/m^2")
+
+
+def _positive_between(value, name, low, high, unit):
+    """``value`` > 0 and from ``low`` to ``high``: converted once by ``as_positive``, whose
+    message tells 0 and below apart, then checked against the range."""
+    return as_between(as_positive(value, name), name, low, high, unit)

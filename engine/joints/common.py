@@ -16,7 +16,8 @@ import math
 
 from .._jit import njit, njit_inline
 from ..body_state import S_DPX, S_DPY, S_QC, S_QS, S_VX, S_VY, S_W
-from .layout import J_LOWER, J_PLOWER, J_PSPRING, J_PUPPER, J_S1B, J_S1I, J_S1M, J_UPPER
+from .layout import (J_LOWER, J_MMAX, J_MSPEED, J_PLOWER, J_PMOTOR, J_PSPRING, J_PUPPER, J_S1B,
+                     J_S1I, J_S1M, J_UPPER)
 
 
 @njit
@@ -84,13 +85,15 @@ def apply_impulse(S, a, b, ma, ia, mb, ib, rax, ray, rbx, rby, px, py, torque):
 @njit_inline
 def apply_axial(S, a, b, ma, ia, mb, ib, ux, uy, arm_a, arm_b, impulse):
     """Impulse ``impulse`` along the unit axis ``u`` whose lever arms are ``arm_a`` (at
-    A, ``cross(d + rA, u)``) and ``arm_b`` (at B, ``cross(rB, u)``)."""
-    S[a, S_VX] -= ma * impulse * ux
-    S[a, S_VY] -= ma * impulse * uy
-    S[a, S_W] -= ia * impulse * arm_a
-    S[b, S_VX] += mb * impulse * ux
-    S[b, S_VY] += mb * impulse * uy
-    S[b, S_W] += ib * impulse * arm_b
+    A, ``cross(d + rA, u)``) and ``arm_b`` (at B, ``cross(rB, u)``). Also a contact's
+    normal impulse (``dynamics/restitution.py``: ``u`` the normal, the arms ``rA x n``
+    and ``rB x n``)."""
+    S[a, S_VX] -= ma * ux * impulse
+    S[a, S_VY] -= ma * uy * impulse
+    S[a, S_W] -= ia * arm_a * impulse
+    S[b, S_VX] += mb * ux * impulse
+    S[b, S_VY] += mb * uy * impulse
+    S[b, S_W] += ib * arm_b * impulse
 
 
 @njit_inline
@@ -163,6 +166,15 @@ def clamp_accumulated(J, k, col, impulse, low, high):
     new = min(max(old + impulse, low), high)
     J[k, col] = new
     return new - old
+
+
+@njit_inline
+def motor_impulse(J, k, mass, cdot, inv_h):
+    """A motor's impulse this pass towards its speed (``mass``: the effective mass along
+    its axis, ``cdot``: the speed now); the accumulated impulse is clamped to the largest
+    force or torque times the substep ``1 / inv_h``, either way."""
+    most = J[k, J_MMAX] / inv_h
+    return clamp_accumulated(J, k, J_PMOTOR, mass * (J[k, J_MSPEED] - cdot), -most, most)
 
 
 @njit_inline

@@ -7,10 +7,10 @@ axis and at A's angle. The translation is measured from the anchors' offset at
 creation (zero there).
 """
 from .._jit import njit, njit_inline
-from .common import (apply_axial, axial_speed, axis_frame, clamp_accumulated, inverse,
+from .common import (apply_axial, axial_speed, axis_frame, inverse, motor_impulse,
                      joint_bodies, solve_axial_limits, solve_axial_spring)
 from ..body_state import S_VX, S_VY, S_W
-from .layout import (J_DCX, J_FAX, J_FBX, J_HZ, J_LIMIT, J_MMAX, J_MSPEED, J_PLOWER, J_PMOTOR,
+from .layout import (J_DCX, J_FAX, J_FBX, J_HZ, J_LIMIT, J_MMAX, J_PLOWER, J_PMOTOR,
                      J_PSPRING, J_PUPPER, J_PX, J_PY, J_REF, J_WUX)
 
 
@@ -62,17 +62,13 @@ def apply_block(S, a, b, ma, ia, mb, ib, ux, uy, s1, s2, across, turn):
 def solve_prismatic(J, idx, ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h, use_bias):
     """One pass over the prismatic joints ``idx`` (see ``revolute.solve_revolute``)."""
     bias_rate, mass_scale, impulse_scale = soft
-    h = 1.0 / inv_h
     for k in idx:
         a, b, ma, ia, mb, ib = joint_bodies(k, ja, jb, inv_mass, inv_inertia)
         ux, uy, dx, dy, a1, a2, s1, s2, x, axial_mass = slider_frame(J, k, S, a, b, ma, ia, mb, ib)
         if J[k, J_HZ] > 0.0:
             solve_axial_spring(J, k, S, a, b, ma, ia, mb, ib, ux, uy, a1, a2, axial_mass, x)
         if J[k, J_MMAX] > 0.0:
-            most = h * J[k, J_MMAX]
-            cdot = axial_speed(S, a, b, ux, uy, a1, a2)
-            imp = clamp_accumulated(J, k, J_PMOTOR, axial_mass * (J[k, J_MSPEED] - cdot),
-                                    -most, most)
+            imp = motor_impulse(J, k, axial_mass, axial_speed(S, a, b, ux, uy, a1, a2), inv_h)
             apply_axial(S, a, b, ma, ia, mb, ib, ux, uy, a1, a2, imp)
         if J[k, J_LIMIT] != 0.0:
             solve_axial_limits(J, k, S, a, b, ma, ia, mb, ib, ux, uy, a1, a2, axial_mass, x,

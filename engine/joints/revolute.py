@@ -10,10 +10,10 @@ one turn.
 """
 from .._jit import njit, njit_inline
 from ..body_state import S_W
-from .common import (apply_impulse, clamp_accumulated, joint_bodies, limit_terms, rotated,
-                     separation, solve_point)
+from .common import (apply_impulse, clamp_accumulated, joint_bodies, limit_terms, motor_impulse,
+                     rotated, separation, solve_point)
 from .layout import (J_DCX, J_DCY, J_FAX, J_FAY, J_FBX, J_FBY, J_HZ, J_LIMIT, J_LOWER, J_MMAX,
-                     J_MSPEED, J_PLOWER, J_PMOTOR, J_PSPRING, J_PUPPER, J_PX, J_PY, J_REF,
+                     J_PLOWER, J_PMOTOR, J_PSPRING, J_PUPPER, J_PX, J_PY, J_REF,
                      J_S1B, J_S1I, J_S1M, J_UPPER)
 
 
@@ -46,10 +46,7 @@ def _angular_parts(J, k, S, a, b, ia, ib, theta, use_bias, soft, inv_h):
         S[a, S_W] -= ia * imp
         S[b, S_W] += ib * imp
     if J[k, J_MMAX] > 0.0:
-        cdot = S[b, S_W] - S[a, S_W]
-        most = J[k, J_MMAX] / inv_h
-        imp = clamp_accumulated(J, k, J_PMOTOR, axial_mass * (J[k, J_MSPEED] - cdot),
-                                -most, most)
+        imp = motor_impulse(J, k, axial_mass, S[b, S_W] - S[a, S_W], inv_h)
         S[a, S_W] -= ia * imp
         S[b, S_W] += ib * imp
     if J[k, J_LIMIT] != 0.0:

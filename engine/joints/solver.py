@@ -2,8 +2,8 @@
 
 Per step, :func:`prepare_joints` measures every joint's anchors from the bodies'
 centres of mass, computes the springs' softness for the substep, and lists the joints
-by kind. Per substep, :func:`warm_start_joints` applies the accumulated impulses, and
-:func:`solve_joints` runs one pass (biased, then relax) over every kind. Joints are
+by kind. Per substep, :func:`joint_pass` applies the accumulated impulses (the warm start) or runs one
+pass (biased, then relax) over every kind. Joints are
 solved before the contacts in each pass, kind by kind, each kind in row order (Box2D v3
 solves joints before contacts within each colour; see ``docs/joints.md``).
 """
@@ -114,62 +114,44 @@ def prepare_joints(J, kind, ja, jb, btype, angle, com, center, h, in_contact):
     return order, starts
 
 
-@njit
-def warm_start_joints(J, order, starts, ja, jb, S, inv_mass, inv_inertia):
-    """Apply every active joint's accumulated impulses (one substep)."""
-    args = (ja, jb, S, inv_mass, inv_inertia)
-    if starts[PLAIN_REVOLUTE + 1] > starts[PLAIN_REVOLUTE]:
-        warm_start_revolute(J, order[starts[PLAIN_REVOLUTE]:starts[PLAIN_REVOLUTE + 1]], *args,
-                            np.bool_(False))
-    if starts[REVOLUTE + 1] > starts[REVOLUTE]:
-        warm_start_revolute(J, order[starts[REVOLUTE]:starts[REVOLUTE + 1]], *args, np.bool_(True))
-    if starts[PRISMATIC + 1] > starts[PRISMATIC]:
-        warm_start_prismatic(J, order[starts[PRISMATIC]:starts[PRISMATIC + 1]], *args)
-    if starts[DISTANCE + 1] > starts[DISTANCE]:
-        warm_start_distance(J, order[starts[DISTANCE]:starts[DISTANCE + 1]], *args)
-    if starts[WELD + 1] > starts[WELD]:
-        warm_start_weld(J, order[starts[WELD]:starts[WELD + 1]], *args)
-    if starts[WHEEL + 1] > starts[WHEEL]:
-        warm_start_wheel(J, order[starts[WHEEL]:starts[WHEEL + 1]], *args)
-    if starts[MOTOR + 1] > starts[MOTOR]:
-        warm_start_weld(J, order[starts[MOTOR]:starts[MOTOR + 1]], *args)  # same impulses
-    if starts[MOUSE + 1] > starts[MOUSE]:
-        warm_start_mouse(J, order[starts[MOUSE]:starts[MOUSE + 1]], *args)
-    if starts[RATCHET + 1] > starts[ANGULAR]:  # angular parts of a revolute joint
-        warm_start_revolute(J, order[starts[ANGULAR]:starts[ANGULAR + 1]], *args, np.bool_(True))
-        warm_start_revolute(J, order[starts[RATCHET]:starts[RATCHET + 1]], *args, np.bool_(True))
-    if starts[GEAR + 1] > starts[GEAR]:
-        warm_start_gear(J, order[starts[GEAR]:starts[GEAR + 1]], *args)
+# The order the kinds are solved in, within every pass (Gauss-Seidel: a later kind sees
+# the earlier kinds' impulses of the same pass).
+PASS_ORDER = (PLAIN_REVOLUTE, REVOLUTE, PRISMATIC, DISTANCE, WELD, WHEEL, MOTOR, MOUSE, ANGULAR,
+              RATCHET, GEAR)
 
 
 @njit
-def solve_joints(J, order, starts, ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h,
-                 use_bias):
-    """One pass over every active joint: biased (``use_bias``, soft at ``soft``) or
-    relax (rigid)."""
-    args = (ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h, use_bias)
-    # solve_revolute's and warm_start_revolute's flags are always passed, and typed: each
-    # way of passing them (a constant, a default left out) is a compile of its own.
-    yes, no = np.bool_(True), np.bool_(False)
-    if starts[PLAIN_REVOLUTE + 1] > starts[PLAIN_REVOLUTE]:
-        solve_revolute(J, order[starts[PLAIN_REVOLUTE]:starts[PLAIN_REVOLUTE + 1]], *args, yes, no)
-    if starts[REVOLUTE + 1] > starts[REVOLUTE]:
-        solve_revolute(J, order[starts[REVOLUTE]:starts[REVOLUTE + 1]], *args, yes, yes)
-    if starts[PRISMATIC + 1] > starts[PRISMATIC]:
-        solve_prismatic(J, order[starts[PRISMATIC]:starts[PRISMATIC + 1]], *args)
-    if starts[DISTANCE + 1] > starts[DISTANCE]:
-        solve_distance(J, order[starts[DISTANCE]:starts[DISTANCE + 1]], *args)
-    if starts[WELD + 1] > starts[WELD]:
-        solve_weld(J, order[starts[WELD]:starts[WELD + 1]], *args)
-    if starts[WHEEL + 1] > starts[WHEEL]:
-        solve_wheel(J, order[starts[WHEEL]:starts[WHEEL + 1]], *args)
-    if starts[MOTOR + 1] > starts[MOTOR]:
-        solve_motor(J, order[starts[MOTOR]:starts[MOTOR + 1]], *args)
-    if starts[MOUSE + 1] > starts[MOUSE]:
-        solve_mouse(J, order[starts[MOUSE]:starts[MOUSE + 1]], *args)
-    if starts[ANGULAR + 1] > starts[ANGULAR]:
-        solve_revolute(J, order[starts[ANGULAR]:starts[ANGULAR + 1]], *args, no, yes)
-    if starts[RATCHET + 1] > starts[RATCHET]:
-        solve_revolute(J, order[starts[RATCHET]:starts[RATCHET + 1]], *args, no, yes)
-    if starts[GEAR + 1] > starts[GEAR]:
-        solve_gear(J, order[starts[GEAR]:starts[GEAR + 1]], *args)
+def joint_pass(J, order, starts, ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h, which):
+    """One pass over every active joint, kind by kind in ``PASS_ORDER``: ``which`` 0
+    applies the accumulated impulses (the warm start of a substep), 1 solves with the
+    position bias (soft at ``soft``), 2 relaxes (rigid, no bias)."""
+    body = (ja, jb, S, inv_mass, inv_inertia)
+    args = body + (angle, soft, inv_h, which == 1)
+    warm = which == 0
+    for t in PASS_ORDER:
+        if starts[t + 1] == starts[t]:
+            continue
+        rows = order[starts[t]:starts[t + 1]]
+        # solve_revolute's and warm_start_revolute's flags are always passed, and typed:
+        # each way of passing them (a constant, a default left out) is a compile of its own.
+        point = np.bool_(t == PLAIN_REVOLUTE or t == REVOLUTE)  # the shared point
+        extras = np.bool_(t != PLAIN_REVOLUTE)  # spring, motor, limits
+        if point or t == ANGULAR or t == RATCHET:
+            if warm:
+                warm_start_revolute(J, rows, *body, extras)
+            else:
+                solve_revolute(J, rows, *args, point, extras)
+        elif t == PRISMATIC:
+            warm_start_prismatic(J, rows, *body) if warm else solve_prismatic(J, rows, *args)
+        elif t == DISTANCE:
+            warm_start_distance(J, rows, *body) if warm else solve_distance(J, rows, *args)
+        elif t == WELD:
+            warm_start_weld(J, rows, *body) if warm else solve_weld(J, rows, *args)
+        elif t == MOTOR:  # a motor joint's impulses are a weld's
+            warm_start_weld(J, rows, *body) if warm else solve_motor(J, rows, *args)
+        elif t == WHEEL:
+            warm_start_wheel(J, rows, *body) if warm else solve_wheel(J, rows, *args)
+        elif t == MOUSE:
+            warm_start_mouse(J, rows, *body) if warm else solve_mouse(J, rows, *args)
+        else:  # GEAR
+            warm_start_gear(J, rows, *body) if warm else solve_gear(J, rows, *args)

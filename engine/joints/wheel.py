@@ -7,9 +7,9 @@ keeps B on the axis.
 """
 from .._jit import njit
 from ..body_state import S_VX, S_VY, S_W
-from .common import (clamp_accumulated, inverse, joint_bodies, solve_axial_limits,
+from .common import (inverse, joint_bodies, motor_impulse, solve_axial_limits,
                      solve_axial_spring)
-from .layout import (J_HZ, J_LIMIT, J_MMAX, J_MSPEED, J_PLOWER, J_PMOTOR, J_PSPRING, J_PUPPER,
+from .layout import (J_HZ, J_LIMIT, J_MMAX, J_PLOWER, J_PMOTOR, J_PSPRING, J_PUPPER,
                      J_PX)
 from .prismatic import apply_block, slider_frame, warm_start_slider
 
@@ -26,15 +26,10 @@ def warm_start_wheel(J, idx, ja, jb, S, inv_mass, inv_inertia):
 @njit
 def solve_wheel(J, idx, ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h, use_bias):
     """One pass over the wheel joints ``idx`` (see ``revolute.solve_revolute``)."""
-    bias_rate, mass_scale, impulse_scale = soft
-    h = 1.0 / inv_h
     for k in idx:
         a, b, ma, ia, mb, ib = joint_bodies(k, ja, jb, inv_mass, inv_inertia)
         if J[k, J_MMAX] > 0.0:
-            most = h * J[k, J_MMAX]
-            cdot = S[b, S_W] - S[a, S_W]
-            imp = clamp_accumulated(J, k, J_PMOTOR, inverse(ia + ib) * (J[k, J_MSPEED] - cdot),
-                                    -most, most)
+            imp = motor_impulse(J, k, inverse(ia + ib), S[b, S_W] - S[a, S_W], inv_h)
             S[a, S_W] -= ia * imp
             S[b, S_W] += ib * imp
         ux, uy, dx, dy, a1, a2, s1, s2, x, axial_mass = slider_frame(J, k, S, a, b, ma, ia, mb, ib)
@@ -48,8 +43,8 @@ def solve_wheel(J, idx, ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h, us
                 + s2 * S[b, S_W] - s1 * S[a, S_W])
         ms, isc, bias = 1.0, 0.0, 0.0
         if use_bias:
+            bias_rate, ms, isc = soft
             bias = bias_rate * (-dx * uy + dy * ux)
-            ms, isc = mass_scale, impulse_scale
         across = (-inverse(ma + mb + ia * s1 * s1 + ib * s2 * s2) * ms * (cdot + bias)
                   - isc * J[k, J_PX])
         J[k, J_PX] += across

@@ -5,6 +5,7 @@ NumPy columns, so the handle costs nothing per step. Once the body is destroyed 
 maps to no row and every access raises, so a handle can never read another body's data.
 """
 from .. import constants as K
+from .._api import live_read_only
 from .._checks import as_between, as_flag, as_float, as_non_negative, as_vec2, as_within
 from ..constants import DYNAMIC
 from . import attach
@@ -78,18 +79,9 @@ class Body(BodyShapes, BodySleep, BodyForces):
         getattr(self._state.bodies, column)[i] = value
         sleeping.wake(self._state, i)
 
-    @property
-    def id(self):
-        """An int naming this body for its life (never given to another body of its world):
-        ``world.body(id)`` returns the handle."""
-        self._row()
-        return self._key
-
-    @property
-    def world(self):
-        """The world this body belongs to."""
-        self._row()
-        return self._world
+    id = live_read_only("_row", "_key", "An int naming this body for its life (never given to "
+                        "another body of its world):\n``world.body(id)`` returns the handle.")
+    world = live_read_only("_row", "_world", "The world this body belongs to.")
 
     @property
     def alive(self):

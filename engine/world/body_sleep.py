@@ -1,7 +1,7 @@
 """The sleep side of ``Body`` (a base class of it): ``awake``, ``sleep_threshold``,
 ``can_sleep`` (``docs/sleeping.md``)."""
 from .. import constants as K
-from .._checks import as_between
+from .._checks import as_between, as_bool
 from . import sleeping
 
 __all__ = ["BodySleep"]
@@ -35,8 +35,7 @@ class BodySleep:
 
     @awake.setter
     def awake(self, value):
-        if not isinstance(value, bool):
-            raise TypeError(f"awake must be a bool, got {value!r}")
+        value = as_bool(value, "awake")
         self._state.check_unlocked()
         i = self._row()
         if value:
@@ -64,8 +63,7 @@ class BodySleep:
 
     @can_sleep.setter
     def can_sleep(self, value):
-        if not isinstance(value, bool):
-            raise TypeError(f"can_sleep must be a bool, got {value!r}")
+        value = as_bool(value, "can_sleep")
         self._state.check_unlocked()
         i = self._row()
         self._state.bodies.can_sleep[i] = value

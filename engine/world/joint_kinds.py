@@ -27,6 +27,13 @@ def _limits_property(doc):
     return property(get, put, doc=doc)
 
 
+# What several kinds share word for word, made once and given to each of them.
+_SPRING_DAMPING = setting(L.J_ZETA, "spring_damping: the spring's damping ratio.")
+_MOTOR_TORQUE = setting(L.J_MMAX, "max_motor_torque: the motor's torque limit (N m; 0: off).")
+_SLIDE_LIMITS = _limits_property("limits: None or (lower, upper) bounds of ``translation`` (m).")
+_AXIS = property(lambda self: self._axis(), doc="axis: the unit axis in world coordinates now.")
+
+
 class Relative(Joint):
     """Readings shared by kinds whose bodies turn relative to each other."""
 
@@ -89,9 +96,9 @@ class RevoluteJoint(Relative):
                      doc="angle: angle_b - angle_a minus its value at creation (rad, unwrapped).")
     speed = property(lambda self: self._relative_spin(), doc="speed: w_b - w_a (rad/s).")
     motor_speed = setting(L.J_MSPEED, "motor_speed: the speed the motor drives (rad/s).", as_float)
-    max_motor_torque = setting(L.J_MMAX, "max_motor_torque: the motor's torque limit (N m; 0: off).")
+    max_motor_torque = _MOTOR_TORQUE
     spring_hertz = setting(L.J_HZ, "spring_hertz: the rotational spring's frequency (Hz; 0: off).")
-    spring_damping = setting(L.J_ZETA, "spring_damping: the spring's damping ratio.")
+    spring_damping = _SPRING_DAMPING
     limits = _limits_property("limits: None or (lower, upper) bounds of ``angle`` (rad).")
 
     def _impulse(self):
@@ -108,12 +115,12 @@ class PrismaticJoint(Relative):
     translation = property(lambda self: self._slide()[0],
                            doc="translation: how far anchor B moved along the axis since creation (m).")
     speed = property(lambda self: self._slide()[1], doc="speed: rate of ``translation`` (m/s).")
-    axis = property(lambda self: self._axis(), doc="axis: the unit axis in world coordinates now.")
+    axis = _AXIS
     motor_speed = setting(L.J_MSPEED, "motor_speed: the speed the motor drives (m/s).", as_float)
     max_motor_force = setting(L.J_MMAX, "max_motor_force: the motor's force limit (N; 0: off).")
     spring_hertz = setting(L.J_HZ, "spring_hertz: the spring's frequency along the axis (Hz; 0: off).")
-    spring_damping = setting(L.J_ZETA, "spring_damping: the spring's damping ratio.")
-    limits = _limits_property("limits: None or (lower, upper) bounds of ``translation`` (m).")
+    spring_damping = _SPRING_DAMPING
+    limits = _SLIDE_LIMITS
 
     def _impulse(self):
         d = self._data()
@@ -130,12 +137,12 @@ class WheelJoint(Relative):
     translation = property(lambda self: self._slide()[0],
                            doc="translation: the suspension's travel along the axis (m).")
     speed = property(lambda self: self._relative_spin(), doc="speed: the wheel's spin w_b - w_a (rad/s).")
-    axis = property(lambda self: self._axis(), doc="axis: the unit axis in world coordinates now.")
+    axis = _AXIS
     motor_speed = setting(L.J_MSPEED, "motor_speed: the spin the motor drives (rad/s).", as_float)
-    max_motor_torque = setting(L.J_MMAX, "max_motor_torque: the motor's torque limit (N m; 0: off).")
+    max_motor_torque = _MOTOR_TORQUE
     spring_hertz = setting(L.J_HZ, "spring_hertz: the suspension's frequency (Hz; 0: none).")
     spring_damping = setting(L.J_ZETA, "spring_damping: the suspension's damping ratio.")
-    limits = _limits_property("limits: None or (lower, upper) bounds of ``translation`` (m).")
+    limits = _SLIDE_LIMITS
 
     def _impulse(self):
         d = self._data()
@@ -150,7 +157,7 @@ class DistanceJoint(Relative):
     kind = L.DISTANCE
     length = setting(L.J_LENGTH, "length: the rest length (m) of the rod or spring.", as_positive)
     spring_hertz = setting(L.J_HZ, "spring_hertz: the spring's frequency (Hz; 0 with no limits: a rigid rod).")
-    spring_damping = setting(L.J_ZETA, "spring_damping: the spring's damping ratio.")
+    spring_damping = _SPRING_DAMPING
 
     @property
     def current_length(self):
@@ -202,14 +209,14 @@ class MotorJoint(Relative):
 
     __slots__ = ()
     kind = L.MOTOR
+    # in the order of World.create_motor_joint's parameters
+    linear_offset = point_setting(L.J_AX, "linear_offset",
+                                  "The target position of B's origin in A's frame (m).")
     angular_offset = setting(L.J_AOFF, "angular_offset: the target angle_b - angle_a (rad).", as_float)
     max_force = setting(L.J_MAXF, "max_force: the largest force it applies (N).")
     max_torque = setting(L.J_MAXT, "max_torque: the largest torque it applies (N m).")
     correction_factor = setting(L.J_CORR, "correction_factor: the fraction of the pose error "
                                 "closed per substep, from 0 to 1.", lambda v, n: _fraction(v, n))
-
-    linear_offset = point_setting(L.J_AX, "linear_offset",
-                                  "The target position of B's origin in A's frame (m).")
     _impulse = _point_and_turn
 
 

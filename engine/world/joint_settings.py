@@ -14,9 +14,8 @@ class JointSettings:
     """Joint settings and lookups of :class:`~engine.World` (see ``docs/joints.md``)."""
 
     # -- settings -------------------------------------------------------------------------
-    @property
-    def joint_hertz(self):
-        """Stiffness of every joint's position correction, in Hz (clamped to the substep
+    joint_hertz = state_setting("joint_hertz", "joint_hertz", as_positive, """\
+        Stiffness of every joint's position correction, in Hz (clamped to the substep
         rate); 120 by default (Box2D v3: 60). Higher is stiffer; past about 200 Hz raise
         ``joint_iterations`` too (``docs/joints.md``).
 
@@ -25,13 +24,7 @@ class JointSettings:
         >>> from engine import World
         >>> World().joint_hertz
         120.0
-        """
-        return self._state.joint_hertz
-
-    @joint_hertz.setter
-    def joint_hertz(self, value):
-        self._state.check_unlocked()
-        self._state.joint_hertz = as_positive(value, "joint_hertz")
+        """)
 
     joint_damping_ratio = state_setting("joint_zeta", "joint_damping_ratio", as_non_negative,
                                         "Damping ratio of the joints' position correction (2 by "

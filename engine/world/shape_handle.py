@@ -7,6 +7,7 @@ restitution, and which rows of the world's piece arrays it owns.
 import numbers
 
 from .. import constants as K
+from .._api import live_read_only
 from .._checks import as_between, as_direction, as_flag, as_restitution, as_within
 from . import attach
 from .filter import Filter
@@ -19,10 +20,6 @@ def _material(name, check, doc):
     steps, checked by ``check``, on the handle and on every piece of its shape."""
     attr = "_" + name
 
-    def get(self):
-        self._live_body()
-        return getattr(self, attr)
-
     def put(self, value):
         value = check(value)
         state = self._live_body()._state
@@ -30,7 +27,7 @@ def _material(name, check, doc):
         setattr(self, attr, value)
         getattr(state.pieces, name)[self._pieces] = value
 
-    return property(get, put, doc=doc)
+    return live_read_only("_live_body", attr, doc).setter(put)
 
 
 class ShapeHandle:
@@ -87,40 +84,25 @@ class ShapeHandle:
         """False once the shape has been removed from its body."""
         return self._body is not None and self._body.alive
 
-    @property
-    def id(self):
-        """An int naming this shape while it is attached (``world.shape(id)``); a removed
-        shape's id may be given to a later shape."""
-        self._live_body()
-        return self._id
+    id = live_read_only("_live_body", "_id", "An int naming this shape while it is attached "
+                        "(``world.shape(id)``); a removed\nshape's id may be given to a later shape.")
 
     @property
     def body(self):
         """The body carrying this shape."""
         return self._live_body()
 
-    @property
-    def shape(self):
-        """The attached geometry (read-only: the world's pieces were made from it)."""
-        self._live_body()
-        return self._shape
-
-    @property
-    def density(self):
-        """Mass per square meter, kg/m^2."""
-        self._live_body()
-        return self._density
+    shape = live_read_only("_live_body", "_shape",
+                           "The attached geometry (read-only: the world's pieces were made from it).")
+    density = live_read_only("_live_body", "_density", "Mass per square meter, kg/m^2.")
 
     friction = _material("friction", lambda v: as_between(v, "friction", 0.0, K.MAX_FRICTION),
                          "Coulomb friction coefficient, 0 to ``MAX_FRICTION`` (1e6), mixed with "
                          "the other shape's (see World.mixing).")
     restitution = _material("restitution", as_restitution, "Bounciness, 0 (none) to 1 (elastic).")
 
-    @property
-    def collision_type(self):
-        """An int naming the kind of shape for ``World.on_collision`` (0 by default)."""
-        self._live_body()
-        return self._collision_type
+    collision_type = live_read_only("_live_body", "_collision_type", "An int naming the kind of "
+                                    "shape for ``World.on_collision`` (0 by default).")
 
     @collision_type.setter
     def collision_type(self, value):

@@ -15,13 +15,15 @@ from ..broadphase.proxies import placed_proxies, refresh_proxies
 from ..dynamics.continuous import find_fast, solve_continuous
 from ..dynamics.sleep import update_sleep, wake_touched
 from ..dynamics.soft_step import step_bodies
-from . import compile_ahead
+from . import callbacks, compile_ahead
+from .joint_rows import break_overloaded
+from .one_way import one_way_platforms
 from .events import NO_EVENTS, ContactEvents, SensorEvents, sensor_pairs
 from .sensor_kernels import CROSSED, OVERLAPS, sensor_visits
 from .sleeping import sleep_columns, sleep_links
 
-__all__ = ["broadphase", "narrowphase", "keep_start_poses", "solve", "continuous", "sensors",
-           "touching", "events", "wake", "sleep", "resting"]
+__all__ = ["broadphase", "narrowphase", "wake", "touching", "before_solve", "solve",
+           "continuous", "sleep", "sensors", "events", "after_solve", "finish", "resting"]
 
 
 NOTHING = np.empty(0, np.int64)
@@ -141,13 +143,39 @@ def sleep(state, dt):
             state.next_island)
 
 
-def keep_start_poses(state):
-    """Keep each body's pose as the step starts in ``pos0``, ``angle0`` before the solver
-    does (it does so itself): the callbacks that run before it place contact points
-    from them (``contact.py``)."""
+def before_solve(state):
+    """What changes the contacts between the narrowphase and the solver: one-way
+    platforms let pairs through, then (with collision handlers) ``begin`` and
+    ``pre_solve`` run. Returns the shape-pair keys the callbacks left out of this step's
+    solver (None without handlers)."""
+    if state.one_way_count:
+        one_way_platforms(state)
+    if not state.handlers:
+        return None
+    # The callbacks' contacts place points from the step's start pose, which the solver
+    # would only keep later.
     b = state.body_arrays()
     np.copyto(b.pos0, b.pos)
     np.copyto(b.angle0, b.angle)
+    return callbacks.dispatch_before_solve(state)
+
+
+def after_solve(state, skipped):
+    """``post_solve`` and ``separate`` for the collision handlers, if any (``skipped``:
+    what :func:`before_solve` returned)."""
+    if state.handlers:
+        callbacks.dispatch_after_solve(state, skipped)
+
+
+def finish(state, solved=True):
+    """After the world unlocks: the joints loaded past their break force or torque in
+    the step (``solved``) are removed and listed in ``world.joint_events.broken``, then
+    the functions queued with ``World.after_step`` run, in order."""
+    if solved and state.joints.breakable:
+        break_overloaded(state)
+    elif state.broken.size:
+        state.broken = np.empty(0, np.int64)
+    callbacks.run_after_step(state)
 
 
 def solve(state, dt):
@@ -226,7 +254,6 @@ def _hits(state, dt):
     if state.hit_pairs.size == 0:
         return None  # no point pushed fast enough (the solver's bound)
     params = state.solver_params(dt)
-    found = hit_events(state.pairs.arrays(), state.hit_pairs, state.pieces.shape,
-                       state.pieces.body, state.body_arrays(), params.gravity,
-                       state.hit_threshold)
+    found = hit_events(state.pairs.arrays(), state.hit_pairs, state.piece_arrays(),
+                       state.body_arrays(), params.gravity, state.hit_threshold)
     return found if found[0].size else None

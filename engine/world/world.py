@@ -16,10 +16,10 @@ Python code here only validates user input and keeps the arrays consistent.
 import numpy as np
 
 from .. import constants as K
-from .._api import column_view
+from .._api import column_view, fill_doc
 from .._checks import as_between, as_float, as_non_negative, as_positive, as_vec2, as_within
 from ..contacts.narrowphase import MIX_BOX2D, MIX_PYMUNK
-from . import callbacks, compile_ahead, stages
+from . import compile_ahead, stages
 from .world_events import WorldEvents
 from .world_queries import WorldQueries
 from .world_joints import WorldJoints
@@ -29,8 +29,7 @@ from .world_snapshot import WorldSnapshots
 from .bulk import WorldBulk
 from . import sleeping
 from .world_angular_joints import AngularJoints
-from .joint_rows import break_overloaded, destroy_joints_of_body
-from .one_way import one_way_platforms
+from .joint_rows import destroy_joints_of_body
 from .attach import write_mass
 from .body import Body
 from .body_type import BodyType
@@ -40,6 +39,11 @@ from .state import WorldState
 __all__ = ["World", "ShapeHandle"]
 
 _MIXING = {"box2d": MIX_BOX2D, "pymunk": MIX_PYMUNK}
+
+# The parameter of destroy_body and body_index, described once (``fill_doc``).
+_BODY = """\
+body : Body
+    A live body of this world."""
 
 
 class World(WorldBulk, WorldEvents, WorldQueries, WorldJoints, AngularJoints, JointSettings,
@@ -179,6 +183,7 @@ class World(WorldBulk, WorldEvents, WorldQueries, WorldJoints, AngularJoints, Jo
         write_mass(b, i, kind == BodyType.DYNAMIC, 0.0, 0.0)
         return body
 
+    @fill_doc(body=_BODY)
     def destroy_body(self, body):
         """Remove ``body`` and its shapes; its handle raises from now on.
 
@@ -186,8 +191,7 @@ class World(WorldBulk, WorldEvents, WorldQueries, WorldJoints, AngularJoints, Jo
 
         Parameters
         ----------
-        body : Body
-            A live body of this world.
+        {body}
         """
         state = self._state
         state.check_unlocked()
@@ -233,7 +237,8 @@ class World(WorldBulk, WorldEvents, WorldQueries, WorldJoints, AngularJoints, Jo
         Parameters
         ----------
         id : int
-            An attached shape's id.
+            The id of a shape attached to a body of this world (``handle.id``); the id
+            of a removed shape raises ``ValueError``.
 
         Examples
         --------
@@ -254,13 +259,13 @@ class World(WorldBulk, WorldEvents, WorldQueries, WorldJoints, AngularJoints, Jo
         """The live bodies, in body order (the row order of the array views)."""
         return list(self._state.handles)
 
+    @fill_doc(body=_BODY)
     def body_index(self, body):
         """Row of ``body`` in the array views (``positions[world.body_index(b)]``).
 
         Parameters
         ----------
-        body : Body
-            A live body of this world.
+        {body}
         """
         return self._body_row(body)
 
@@ -305,11 +310,7 @@ class World(WorldBulk, WorldEvents, WorldQueries, WorldJoints, AngularJoints, Jo
         if state.locked:
             state.check_unlocked()  # raises
         if state.awake == 0 and stages.resting(state):  # everything sleeps: a step costs nothing
-            if state.broken.size:
-                state.broken = np.empty(0, np.int64)
-            if state.post_step:
-                callbacks.run_after_step(state)
-            return
+            return stages.finish(state, solved=False)
         state.locked = True
         state.touch()
         try:
@@ -317,26 +318,16 @@ class World(WorldBulk, WorldEvents, WorldQueries, WorldJoints, AngularJoints, Jo
             stages.narrowphase(state, dt)
             stages.wake(state)
             stages.touching(state)
-            if state.one_way_count:
-                one_way_platforms(state)
-            skipped = None
-            if state.handlers:  # their contacts place points from the step's start pose,
-                stages.keep_start_poses(state)  # which the solver would only keep later
-                skipped = callbacks.dispatch_before_solve(state)
+            skipped = stages.before_solve(state)  # one-way platforms, begin and pre_solve
             stages.solve(state, dt)
             stages.continuous(state)
             stages.sleep(state, dt)
             stages.sensors(state)
             stages.events(state, dt)
-            if state.handlers:
-                callbacks.dispatch_after_solve(state, skipped)
+            stages.after_solve(state, skipped)  # post_solve and separate
         finally:
             state.locked = False
-        if state.joints.breakable:
-            break_overloaded(state)
-        elif state.broken.size:
-            state.broken = np.empty(0, np.int64)
-        callbacks.run_after_step(state)
+        stages.finish(state)  # joints past their break load, World.after_step's functions
 
     def debug_draw(self, drawer, flags=None):
         """Draw the world through ``drawer`` (an :class:`engine.draw.debug_draw.DebugDraw`).

@@ -38,6 +38,7 @@ class AngularJoints:
         Returns
         -------
         AngularJoint
+            ``angle`` and ``speed`` read the relative turn.
 
         Examples
         --------
@@ -73,6 +74,7 @@ class AngularJoints:
         Returns
         -------
         GearJoint
+            It couples the two bodies' turns: B turns ``1 / ratio`` times as fast as A.
 
         Examples
         --------
@@ -115,6 +117,7 @@ class AngularJoints:
         Returns
         -------
         RatchetJoint
+            It turns freely one way and stops at each tooth the other way.
 
         Examples
         --------
@@ -147,6 +150,7 @@ class AngularJoints:
         Returns
         -------
         FilterJoint
+            It only keeps its two bodies from colliding.
 
         Examples
         --------

@@ -60,6 +60,8 @@ class WorldJoints:
         Returns
         -------
         RevoluteJoint
+            Its ``angle`` and ``speed`` read the hinge; ``motor_speed``, ``limits`` and the
+            spring can be set at any time.
 
         Examples
         --------
@@ -102,13 +104,15 @@ class WorldJoints:
         Returns
         -------
         PrismaticJoint
+            Its ``translation`` and ``speed`` read the slide along the axis; the motor, the
+            spring and ``limits`` can be set at any time.
 
         Examples
         --------
         >>> from engine import World, Polygon
         >>> world = World()
         >>> ground = world.create_body("static")
-        >>> slider = world.create_body(position=(0, 0))
+        >>> slider = world.create_body()  # at the origin
         >>> _ = slider.add_shape(Polygon.box(0.2, 0.2))
         >>> rail = world.create_prismatic_joint(ground, slider, (0, 0), (1, 1))
         >>> for _ in range(60):
@@ -144,6 +148,8 @@ class WorldJoints:
         Returns
         -------
         DistanceJoint
+            ``current_length`` reads the distance now; ``length``, the spring and the limits
+            can be set at any time.
 
         Examples
         --------
@@ -184,13 +190,14 @@ class WorldJoints:
         Returns
         -------
         WeldJoint
+            ``angle`` reads how far the weld gave way; its springs can be set at any time.
 
         Examples
         --------
         >>> from engine import World, Polygon
         >>> world = World()
         >>> ground = world.create_body("static")
-        >>> arm = world.create_body(position=(1, 0))
+        >>> arm = world.create_body(position=(1, 0), angular_velocity=5.0)
         >>> _ = arm.add_shape(Polygon.box(2, 0.2))
         >>> weld = world.create_weld_joint(ground, arm, (0, 0))
         >>> for _ in range(60):
@@ -231,6 +238,7 @@ class WorldJoints:
         Returns
         -------
         WheelJoint
+            ``translation`` reads the suspension's travel, ``speed`` the wheel's spin.
 
         Examples
         --------
@@ -270,6 +278,8 @@ class WorldJoints:
         Returns
         -------
         MotorJoint
+            Its offsets, ``max_force`` and ``max_torque`` can be set at any time (a
+            character's controller).
 
         Examples
         --------
@@ -314,6 +324,7 @@ class WorldJoints:
         Returns
         -------
         MouseJoint
+            Move ``target`` each frame to drag the body.
 
         Examples
         --------

@@ -77,7 +77,8 @@ class WorldQueries:
 
     @fill_doc(parameters=RAY_PARAMETERS)
     def ray_cast_all(self, start, end, *, filter=None, sensors=False):
-        """Every shape the ray from ``start`` to ``end`` hits, nearest first.
+        """Every shape the ray from ``start`` to ``end`` hits, as a list sorted from the
+        nearest.
 
         {parameters}
 

@@ -1,7 +1,7 @@
 """The part of ``World`` that switches sleeping and reports it (a base class of
 ``World``; ``dynamics/sleep.py`` puts islands to sleep, ``sleeping.py`` wakes them)."""
 from .._api import state_setting
-from .._checks import as_positive
+from .._checks import as_bool, as_positive
 from . import sleeping
 
 __all__ = ["WorldSleep"]
@@ -25,8 +25,7 @@ class WorldSleep:
 
     @sleeping.setter
     def sleeping(self, value):
-        if not isinstance(value, bool):
-            raise TypeError(f"sleeping must be a bool, got {value!r}")
+        value = as_bool(value, "sleeping")
         self._state.check_unlocked()
         if not value:
             sleeping.wake_all(self._state)
@@ -42,12 +41,11 @@ class WorldSleep:
 
         Examples
         --------
-        >>> from engine import World, Polygon
-        >>> world = World()
-        >>> ground = world.create_body("static")
-        >>> _ = ground.add_shape(Polygon.box(10, 1, center=(0, -0.5)))
-        >>> box = world.create_body(position=(0, 0.5))
-        >>> _ = box.add_shape(Polygon.box(1, 1))
+        A box resting on the ground (static bodies are not counted) falls asleep after
+        half a second at rest:
+
+        >>> from engine import scenes
+        >>> world, (ground, box) = scenes.vertical_stack(1).build()
         >>> world.awake_body_count
         1
         >>> for _ in range(60):

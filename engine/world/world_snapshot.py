@@ -39,13 +39,13 @@ class WorldSnapshots:
         --------
         >>> from engine import World, Circle
         >>> world = World()
-        >>> ball = world.create_body(position=(0, 10))
+        >>> ball = world.create_body(position=(0, 10), velocity=(2, 0))
         >>> _ = ball.add_shape(Circle(0.5))
         >>> snap = world.snapshot()
         >>> world.step(1 / 60)
         >>> world.restore(snap)
-        >>> ball.position
-        (0.0, 10.0)
+        >>> ball.position, ball.velocity
+        ((0.0, 10.0), (2.0, 0.0))
         """
         self._state.check_unlocked()
         return _snapshot.take(self._state, out)
