@@ -32,6 +32,7 @@ NOTHING = np.empty(0, np.int64)
 _refresh_proxies = StageKernel(refresh_proxies)
 _step_bodies = StageKernel(step_bodies)
 _find_fast = StageKernel(find_fast)
+_hit_events = StageKernel(hit_events)  # (measured alone: 8 -> 4 us a call)
 NO_SENSOR_EVENTS = SensorEvents.empty()  # shared, as NO_EVENTS: read-only arrays
 
 
@@ -254,6 +255,6 @@ def _hits(state, dt):
     if state.hit_pairs.size == 0:
         return None  # no point pushed fast enough (the solver's bound)
     params = state.solver_params(dt)
-    found = hit_events(state.pairs.arrays(), state.hit_pairs, state.piece_arrays(),
+    found = _hit_events(state.pairs.arrays(), state.hit_pairs, state.piece_arrays(),
                        state.body_arrays(), params.gravity, state.hit_threshold)
     return found if found[0].size else None
