@@ -41,6 +41,13 @@ AABB_MARGIN_FRACTION = 0.125
 MANY_MOVED_DIVISOR = 4
 MANY_MOVED_MIN = 32
 
+# After many leaves moved, the moving tree is refit in place and rebuilt top-down only
+# when that left its area ratio (Box2D's b2DynamicTree_GetAreaRatio: the internal boxes'
+# summed perimeter over the root's) more than REBUILD_GROWTH times the ratio it had when
+# last rebuilt (no unit). A pile whose bodies keep their neighbours keeps its tree; one
+# that mixes (a tumbler) is rebuilt as often as its tree degrades.
+REBUILD_GROWTH = 1.2
+
 # Solver: substeps per step and the soft-contact stiffness (Box2D v3 "soft step").
 # CONTACT_HERTZ is the contact spring frequency in Hz, clamped to a quarter of the
 # substep rate (static contacts get twice it, under the same clamp);

@@ -9,7 +9,7 @@ margin since they do not move).
 import math
 
 from .._jit import njit
-from .tree_build import many_moved, tree_rebuild
+from .tree_build import many_moved, tree_refresh
 from .tree_ops import META_LEAVES, META_NODES, tree_insert, tree_move
 from ..geometry.convex import piece_box
 from ..constants import LANE_WIDTH, MOVED_BY_HAND, STATIC
@@ -58,7 +58,7 @@ def insert_pieces(tree, verts, starts, counts, radius, x, y, c, s, static, shift
 
 
 @njit
-def refresh_proxies(bodies, pieces, tree, params, moved):
+def refresh_proxies(bodies, pieces, tree, params, moved, quality):
     """Re-box the pieces of moving bodies; update the tree for those that left their fat box.
 
     The tight box is swept along the body's motion over the coming step (the box at
@@ -75,9 +75,10 @@ def refresh_proxies(bodies, pieces, tree, params, moved):
     ``moved`` int32 (>= pieces,) receives the leaves whose fat box changed; the return
     value is how many. Those are the only proxies that can form new pairs. A leaf's box
     is its fat box moved ``lane * LANE_WIDTH`` along x (0 outside a ``WorldBatch``). When many
-    leaves moved (``many_moved``: a falling pile), rebuilding the tree top-down once is
-    cheaper than removing and reinserting each of them (Box2D rebuilds enlarged
-    subtrees every step for the same reason).
+    leaves moved (``many_moved``: a falling pile), their boxes change in place and the
+    tree is refit or rebuilt (``tree_build.tree_refresh``; ``quality`` is kept by the
+    caller): cheaper than reinserting each leaf (Box2D enlarges boxes in place and
+    rebuilds the enlarged subtrees every step for the same reason).
     """
     btype, pos, angle, vel, angvel = bodies.btype, bodies.pos, bodies.angle, bodies.vel, bodies.angvel
     extent, moved_body, lane = bodies.extent, bodies.moved, bodies.lane
@@ -126,7 +127,7 @@ def refresh_proxies(bodies, pieces, tree, params, moved):
             aabb[node, 2] = piece_fat[i, 2] + shift
             aabb[node, 3] = piece_fat[i, 3]
             moved[k] = node
-        tree_rebuild(aabb, parent, child1, child2, height, user, meta)
+        tree_refresh(aabb, parent, child1, child2, height, user, meta, quality)
     else:
         for k in range(n_moved):
             i = moved[k]

@@ -6,6 +6,9 @@ holds the per-leaf kernels (insert, remove, move, query). Here:
 - ``tree_rebuild``: Box2D v3 ``b2DynamicTree_Rebuild`` (full build, ``B2_TREE_HEURISTIC
   0``: split at the middle of the centroid bounds, ``b2PartitionMid``), used when many
   leaves moved at once;
+- ``tree_refit``: every internal box refit to its children's, the structure kept (when
+  the leaves moved but kept their neighbours: cheaper than a rebuild), and
+  ``tree_refresh``, which refits or rebuilds after many leaves moved;
 - ``tree_area_ratio``: Box2D ``b2DynamicTree_GetAreaRatio``, the quality measure;
 - ``tree_validate``: every invariant of the pool, for tests (never raises);
 - ``many_moved``: when a step moved enough leaves that whole-tree work pays.
@@ -13,7 +16,7 @@ holds the per-leaf kernels (insert, remove, move, query). Here:
 import numpy as np
 
 from .._jit import njit, njit_inline
-from ..constants import MANY_MOVED_DIVISOR, MANY_MOVED_MIN
+from ..constants import MANY_MOVED_DIVISOR, MANY_MOVED_MIN, REBUILD_GROWTH
 from .tree_ops import FREE_HEIGHT, META_FREE, META_LEAVES, META_NODES, META_ROOT, node_perimeter, refit_node
 
 # tree_validate error codes; 0 means the tree is consistent.
@@ -186,6 +189,52 @@ def tree_rebuild(aabb, parent, child1, child2, height, user, meta):
     # children are always created after their parent: refit in reverse creation order
     for k in range(n - 2, -1, -1):
         refit_node(aabb, child1, child2, height, internal[k])
+
+
+@njit
+def tree_refit(aabb, parent, child1, child2, height, user, meta):
+    """Refit every internal node's box to the union of its children's, keeping the
+    structure, after leaf boxes changed in place; returns the refit tree's area ratio
+    (:func:`tree_area_ratio`: how much worse than a fresh build it has become tells the
+    caller when to rebuild instead). O(nodes), against O(n log n) for a rebuild."""
+    root = meta[META_ROOT]
+    if root < 0 or height[root] == 0:
+        return 0.0
+    # internal nodes, each before its children; int64 as every other caller's nodes (a
+    # node of another integer type would compile refit_node a second time)
+    order = np.empty(meta[META_NODES], np.int64)
+    stack = np.empty(meta[META_NODES] + 1, np.int32)
+    stack[0] = root
+    top = 1
+    count = 0
+    while top > 0:
+        top -= 1
+        node = stack[top]
+        if height[node] > 0:
+            order[count] = node
+            count += 1
+            stack[top] = child1[node]
+            stack[top + 1] = child2[node]
+            top += 2
+    total = 0.0
+    for k in range(count - 1, -1, -1):  # children before their parents
+        node = order[k]
+        refit_node(aabb, child1, child2, height, node)
+        if node != root:
+            total += node_perimeter(aabb, node)
+    return total / node_perimeter(aabb, root)
+
+
+@njit
+def tree_refresh(aabb, parent, child1, child2, height, user, meta, quality):
+    """After many leaf boxes changed in place: refit the tree (:func:`tree_refit`), or
+    rebuild it top-down when the refit left its area ratio more than ``REBUILD_GROWTH``
+    times the ratio it had when last rebuilt, ``quality[0]`` (float64 (1,), kept by the
+    caller; 0: never rebuilt), which a rebuild updates. Which pairs are found does not
+    depend on the tree's shape, only how fast."""
+    if tree_refit(aabb, parent, child1, child2, height, user, meta) > REBUILD_GROWTH * quality[0]:
+        tree_rebuild(aabb, parent, child1, child2, height, user, meta)
+        quality[0] = tree_area_ratio(aabb, parent, child1, child2, height, user, meta)
 
 
 @njit

@@ -66,7 +66,10 @@ def broadphase(state, dt):
     n_pieces = state.pieces.used
     moved = _scratch(state, "moved", 2 * n_pieces, np.int32)
     tree, static_tree = state.tree.arrays, state.static_tree.arrays
-    count = _refresh_proxies(bodies, pieces, tree, state.proxy_params(dt), moved)
+    quality = state.scratch.get("tree_quality")  # the tree's area ratio when last rebuilt
+    if quality is None:
+        quality = state.scratch["tree_quality"] = np.zeros(1)
+    count = _refresh_proxies(bodies, pieces, tree, state.proxy_params(dt), moved, quality)
     n_static = 0
     if state.placed:  # pieces placed by hand look for pairs too (static ones included)
         placed_static = _scratch(state, "placed_static", n_pieces, np.int32)
