@@ -2,8 +2,8 @@
 
 Per step, :func:`prepare_joints` measures every joint's anchors from the bodies'
 centres of mass, computes the springs' softness for the substep, and lists the joints
-by kind. Per substep, :func:`joint_pass` applies the accumulated impulses (the warm start) or runs one
-pass (biased, then relax) over every kind. Joints are
+by kind. Per substep, :func:`joint_pass` applies the accumulated impulses (the warm
+start), then runs one pass over every kind (biased), then another (relax). Joints are
 solved before the contacts in each pass, kind by kind, each kind in row order (Box2D v3
 solves joints before contacts within each colour; see ``docs/joints.md``).
 """
