@@ -24,12 +24,6 @@ from .tree_build import many_moved
 from .tree_ops import META_LEAVES, META_ROOT, grown, tree_collect
 
 
-@njit
-def _disjoint(a_aabb, a, b_aabb, b):
-    return (a_aabb[a, 0] > b_aabb[b, 2] or a_aabb[a, 2] < b_aabb[b, 0]
-            or a_aabb[a, 1] > b_aabb[b, 3] or a_aabb[a, 3] < b_aabb[b, 1])
-
-
 @njit_inline
 def _append_key(keys, n, ua, ub):
     """Append the pair key of proxies ``ua`` and ``ub`` (lower id in the high 32 bits) as
@@ -45,6 +39,7 @@ def _query_pairs(aabb, child1, child2, height, user, root, s_aabb, s_child1, s_c
                  s_height, s_user, s_root, moved, rule, keys, stack, limit):
     """Keys of the pairs of each moved leaf of T with the leaves of T and S (unsorted);
     stops at ``limit`` keys."""
+    rule = borrowed(rule)  # (see _descend_pairs)
     n = 0
     found = np.empty(64, np.int64)
     for i in range(moved.shape[0]):
@@ -82,6 +77,11 @@ def _descend_pairs(a_aabb, a_child1, a_child2, a_height, a_user, a_root,
     with ``same``, an entry (x, x) stands for "the pairs within subtree x", which splits
     into its two children's own pairs and the pair of children.
     """
+    # Borrowed here, not only by the caller: the filter test at each leaf pair unpacks
+    # the rule's nine arrays, each counted otherwise. With that and the ``continue``
+    # after a key is appended, rain2000 landing (3000 leaves, 47,000 node pairs visited,
+    # 6400 leaf pairs) takes 280 us here, 550 before.
+    rule = borrowed(rule)
     if a_root < 0 or b_root < 0:
         return keys, n
     stack_a[0] = a_root
@@ -103,8 +103,9 @@ def _descend_pairs(a_aabb, a_child1, a_child2, a_height, a_user, a_root,
                 stack_b[top + 2] = c2
                 top += 3
             continue
-        if _disjoint(a_aabb, a, b_aabb, b):
-            continue
+        if (a_aabb[a, 0] > b_aabb[b, 2] or a_aabb[a, 2] < b_aabb[b, 0]
+                or a_aabb[a, 1] > b_aabb[b, 3] or a_aabb[a, 3] < b_aabb[b, 1]):
+            continue  # disjoint
         ha = a_height[a]
         hb = b_height[b]
         if ha == 0 and hb == 0:
@@ -117,7 +118,8 @@ def _descend_pairs(a_aabb, a_child1, a_child2, a_height, a_user, a_root,
             if n == limit:
                 return keys, n
             keys, n = _append_key(keys, n, ua, ub)
-        elif hb == 0 or (ha > 0 and (a_aabb[a, 2] - a_aabb[a, 0] + a_aabb[a, 3] - a_aabb[a, 1]
+            continue  # (Numba: without it this loop runs 1.7 times slower, measured)
+        if hb == 0 or (ha > 0 and (a_aabb[a, 2] - a_aabb[a, 0] + a_aabb[a, 3] - a_aabb[a, 1]
                                      >= b_aabb[b, 2] - b_aabb[b, 0] + b_aabb[b, 3] - b_aabb[b, 1])):
             stack_a[top] = a_child1[a]
             stack_b[top] = b

@@ -13,18 +13,14 @@ PIECE_MASK = (1 << PIECE_BITS) - 1  # piece_b of a key: key & PIECE_MASK
 
 
 @njit
-def merge_pairs(keys, rows, new_keys):
-    """Union of sorted unique ``keys`` and ``new_keys``; rows of new pairs start at zero.
+def merge_keys(keys, new_keys):
+    """Union of sorted unique ``keys`` and ``new_keys``: a new sorted array, or ``keys``
+    itself when nothing is new. The rows beside the keys follow with :func:`spread_rows`.
 
-    Parameters
-    ----------
-    keys : int64 (m,), sorted, unique
-    rows : float64 (m, k)
-    new_keys : int64 (j,), sorted, unique
-
-    Returns
-    -------
-    (keys, rows): new arrays, or the inputs themselves when nothing is new.
+    Examples
+    --------
+    >>> merge_keys(np.array([3, 7], np.int64), np.array([1, 3, 5], np.int64)).tolist()
+    [1, 3, 5, 7]
     """
     m = keys.shape[0]
     j = new_keys.shape[0]
@@ -36,9 +32,8 @@ def merge_pairs(keys, rows, new_keys):
         if a == m or keys[a] != new_keys[b]:
             fresh += 1
     if fresh == 0:
-        return keys, rows
-    out_keys = np.empty(m + fresh, np.int64)
-    out_rows = np.zeros((m + fresh, rows.shape[1]))
+        return keys
+    out = np.empty(m + fresh, np.int64)
     a = 0
     b = 0
     k = 0
@@ -46,15 +41,13 @@ def merge_pairs(keys, rows, new_keys):
         if b == j or (a < m and keys[a] <= new_keys[b]):
             if b < j and keys[a] == new_keys[b]:
                 b += 1
-            out_keys[k] = keys[a]
-            for c in range(rows.shape[1]):  # element by element: see _jit.py, "Compile time"
-                out_rows[k, c] = rows[a, c]
+            out[k] = keys[a]
             a += 1
         else:
-            out_keys[k] = new_keys[b]
+            out[k] = new_keys[b]
             b += 1
         k += 1
-    return out_keys, out_rows
+    return out
 
 
 @njit
