@@ -171,21 +171,21 @@ def integrate_positions(h, btype, in_contact, state, center, angle, center0, max
 
 @njit
 def integrate_free(substeps, h, gravity, lane, btype, in_contact, inv_mass, inv_inertia,
-                   force, torque, lin_damp, ang_damp, gravity_scale, state, max_speed,
+                   force, torque, lin_damp, ang_damp, gravity_scale, vel, angvel, max_speed,
                    max_rotation, center, angle):
     """All ``substeps`` substeps of ``h`` at once for the moving bodies with
-    ``in_contact`` clear (see the module docstring). Only velocity, centre and angle are
-    updated: the state's displacement and rotation serve contacts, which these bodies
-    have none of."""
+    ``in_contact`` clear (see the module docstring): their velocities (the body columns
+    ``vel`` (n, 2) and ``angvel`` (n,), final when this returns), centres and angles.
+    The solver state has no row for them: it serves contacts, which they have none of."""
     nh = substeps * h
     tri = h * h * 0.5 * substeps * (substeps + 1)
     max_turn = max_rotation / h
     for i in range(btype.shape[0]):
         if btype[i] == STATIC or in_contact[i]:
             continue
-        vx = state[i, S_VX]
-        vy = state[i, S_VY]
-        w = state[i, S_W]
+        vx = vel[i, 0]
+        vy = vel[i, 1]
+        w = angvel[i]
         ax = ay = alpha = 0.0
         if btype[i] == DYNAMIC:
             ax = gravity_scale[i] * gravity[lane[i], 0] + inv_mass[i] * force[i, 0]
@@ -212,6 +212,6 @@ def integrate_free(substeps, h, gravity, lane, btype, in_contact, inv_mass, inv_
             vx = vx1
             vy = vy1
             w = w1
-        state[i, S_VX] = vx
-        state[i, S_VY] = vy
-        state[i, S_W] = w
+        vel[i, 0] = vx
+        vel[i, 1] = vy
+        angvel[i] = w

@@ -38,7 +38,7 @@ from .coloring import COLORS, order_contacts
 from .contact_solver import RELAX, SOLVE, WARM_START, contact_pass, push_deep
 from .restitution import restitution
 from .integrate import cap_velocities, integrate_free, integrate_positions, integrate_velocities
-from ..body_state import STATE_SIZE, S_QC, S_VX, S_VY, S_W
+from ..body_state import STATE_SIZE, S_DPX, S_DPY, S_QC, S_QS, S_VX, S_VY, S_W
 from .solver_rows import gather, scatter
 from ..contacts.events import most_gravity
 from ..constants import (JOINT_MAX_HERTZ_FRACTION, MAX_HERTZ_FRACTION, MOVED_BY_HAND, STATIC,
@@ -89,15 +89,23 @@ def _centers_of_mass(pos, angle, com):
 
 
 @njit_inline
-def _start_state(vel, angvel):
-    """float64 (n, STATE_SIZE): the bodies' velocities, no displacement, no rotation."""
+def _start_state(vel, angvel, stype, in_contact):
+    """float64 (n, STATE_SIZE): the bodies' velocities, no displacement, no rotation, in
+    the rows of the bodies the solver reads (in contact, or static); the rows of free
+    moving bodies are left unwritten (``integrate_free`` keeps them in the columns)."""
     n = vel.shape[0]
-    state = np.zeros((n, STATE_SIZE))
+    state = np.empty((n, STATE_SIZE))
     for i in range(n):
+        if in_contact[i] == 0 and stype[i] != STATIC:
+            continue
         state[i, S_VX] = vel[i, 0]
         state[i, S_VY] = vel[i, 1]
         state[i, S_W] = angvel[i]
+        state[i, S_DPX] = 0.0
+        state[i, S_DPY] = 0.0
         state[i, S_QC] = 1.0
+        for k in range(S_QS, STATE_SIZE):
+            state[i, k] = 0.0
     return state
 
 
@@ -168,10 +176,11 @@ def _substeps(bodies, stype, params, h, in_contact, state, center, center0, chun
 
 
 @njit_inline
-def _write_back(bodies, btype, state, center, angle0):
-    """Velocities and body origins (from the centres of mass) back to the body columns;
-    forces cleared; ``moved`` set where the pose changed. ``btype``: the solver's types
-    (sleeping bodies count as static: their poses are not rewritten).
+def _write_back(bodies, btype, in_contact, state, center, angle0):
+    """Velocities (of the bodies in contact: ``integrate_free`` wrote the free ones') and
+    body origins (from the centres of mass) back to the body columns; forces cleared;
+    ``moved`` set where the pose changed. ``btype``: the solver's types (sleeping bodies
+    count as static: their poses are not rewritten).
 
     A sleeping body's ``moved`` is cleared: this step's broadphase has re-boxed it (it
     may have moved in the step it fell asleep, or been created asleep, placed by hand),
@@ -181,9 +190,10 @@ def _write_back(bodies, btype, state, center, angle0):
     pos, angle, vel, angvel, moved = bodies.pos, bodies.angle, bodies.vel, bodies.angvel, bodies.moved
     asleep = bodies.asleep
     for i in range(btype.shape[0]):
-        vel[i, 0] = state[i, S_VX]
-        vel[i, 1] = state[i, S_VY]
-        angvel[i] = state[i, S_W]
+        if in_contact[i] or btype[i] == STATIC:
+            vel[i, 0] = state[i, S_VX]
+            vel[i, 1] = state[i, S_VY]
+            angvel[i] = state[i, S_W]
         force[i, 0] = 0.0
         force[i, 1] = 0.0
         torque[i] = 0.0
@@ -245,11 +255,9 @@ def step_bodies(bodies, pairs, joints, params, scratch):
     n = bodies.btype.shape[0]
     stype = _solver_types(bodies.btype, bodies.asleep)
     center = _centers_of_mass(bodies.pos, bodies.angle, bodies.com)
-    center0 = center.copy()
     copy_rows(bodies.pos0, bodies.pos, n)  # the continuous stage sweeps from these
     copy_items(bodies.angle0, bodies.angle, n)
     angle0 = bodies.angle0
-    state = _start_state(bodies.vel, bodies.angvel)
 
     # Contacts with points, in colour order; bodies that touch one are integrated
     # substep by substep around the contact passes, free ones in one go.
@@ -263,16 +271,18 @@ def step_bodies(bodies, pairs, joints, params, scratch):
         jorder, jstarts = prepare_joints(joints.data, joints.kind, joints.body_a, joints.body_b,
                                          stype, bodies.angle, bodies.com, center, h, in_contact)
         joined = jorder.shape[0]
+    state = _start_state(bodies.vel, bodies.angvel, stype, in_contact)
     integrate_free(substeps, h, params.gravity, bodies.lane, stype, in_contact, bodies.inv_mass,
                    bodies.inv_inertia, bodies.force, bodies.torque, bodies.lin_damp,
-                   bodies.ang_damp, bodies.gravity_scale, state, params.max_speed,
-                   params.max_rotation, center, bodies.angle)
+                   bodies.ang_damp, bodies.gravity_scale, bodies.vel, bodies.angvel,
+                   params.max_speed, params.max_rotation, center, bodies.angle)
 
     # The passes run over the active rows in that order, copied into colour chunks
     # (chunk_layout.py, solver_rows.py), which SIMD lanes solve side by side.
     chunks, scratch = carve_chunks(per_color, scratch)
     gather(rows, order, cba, cbb, bodies.inv_mass, bodies.inv_inertia, state, chunks, h)
     if order.shape[0] > 0 or joined > 0:  # else every body was free
+        center0 = center.copy()  # (read by the substeps alone)
         if joints is None:
             _substeps(bodies, stype, params, h, in_contact, state, center, center0, chunks, None)
         else:
@@ -281,7 +291,7 @@ def step_bodies(bodies, pairs, joints, params, scratch):
     restitution(chunks, state, params.restitution_threshold)
     results = pairs.results
     results[:] = 0.0  # rows the solver does not visit report nothing
-    hitters = scatter(chunks, order, rows, hist, results, 2.0 * most_gravity(bodies, params.gravity),
-                      params.hit_threshold)
-    _write_back(bodies, stype, state, center, angle0)
+    gravity_bound = 2.0 * most_gravity(bodies, params.gravity) if order.shape[0] else 0.0
+    hitters = scatter(chunks, order, rows, hist, results, gravity_bound, params.hit_threshold)
+    _write_back(bodies, stype, in_contact, state, center, angle0)
     return hitters, scratch

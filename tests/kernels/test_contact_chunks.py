@@ -72,7 +72,7 @@ def _chunks_of(world):
               np.zeros(n * CHUNK, np.uint64), first, size, sequential,
               np.zeros(VELOCITY_ROWS * CHUNK))
     h = 1 / 60 / 4
-    state = _start_state(bodies.vel, bodies.angvel)
+    state = _start_state(bodies.vel, bodies.angvel, stype, np.ones(stype.shape[0], np.uint8))  # every row
     gather(rows, order[:count], cba, cbb, bodies.inv_mass, bodies.inv_inertia, state, chunks, h)
     rng = np.random.default_rng(7)
     # Accumulated impulses as a warm start would bring them (the hub's contacts are one
