@@ -198,15 +198,16 @@ def _passes_one_way(one_way, shape, sw):
 
 
 @njit
-def solve_continuous(fast, bodies, pieces, candidates, params):
+def solve_continuous(fast, bodies, pieces, keys, candidates, params):
     """Clamp every fast body's motion to its first time of impact this step.
 
     ``fast`` uint8 (n,): the bodies to sweep (``find_fast``). ``bodies``, ``pieces``: the
     world's ``BodyArrays`` and ``PieceArrays`` (read: the poses at the step's start and
     now, the extents, ``bullet``, the geometry and fat boxes; clamped bodies get a new
-    ``pos``/``angle`` and ``moved`` = MOVED_BY_STEP). ``candidates``: ``(keys, tree,
-    static_tree, rule, one_way)``: the pair keys, both trees' ``TreeArrays``, the
-    ``PairRule`` (filtered shapes never stop a body), the one-way directions (s, 2).
+    ``pos``/``angle`` and ``moved`` = MOVED_BY_STEP). ``keys``: the pair keys.
+    ``candidates``: ``(tree, static_tree, rule, one_way)``: both trees' ``TreeArrays``,
+    the ``PairRule`` (filtered shapes never stop a body), the one-way directions (s, 2);
+    the caller keeps this tuple from step to step (the keys change most steps).
     ``params``: ``(slop, safety)``: surfaces stop ``slop`` apart (rounded ones ``slop``
     into each other); ``safety`` is ``find_fast``'s. Returns how many were clamped.
 
@@ -215,12 +216,12 @@ def solve_continuous(fast, bodies, pieces, candidates, params):
     bodies held at their end pose (``_moves_far``), fast ones left to ``fast_pairs``.
     The loop stays inline (as helpers, Numba kept reference counts: 4 % slower on rain2000).
     """
-    fast, bodies, pieces, candidates = borrowed((fast, bodies, pieces, candidates))  # no atomic counts
+    fast, bodies, pieces, keys, candidates = borrowed((fast, bodies, pieces, keys, candidates))  # no atomic counts
     btype, bullet, extent, min_extent = bodies.btype, bodies.bullet, bodies.extent, bodies.min_extent
     pos0, angle0, pos, angle, com = bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com
     piece_body, piece_start, piece_count = pieces.body, pieces.start, pieces.count
     piece_radius, piece_fat, verts, norms = pieces.radius, pieces.fat, pieces.verts, pieces.norms
-    (slop, safety), (keys, tree, static_tree, rule, one_way) = params, candidates
+    (slop, safety), (tree, static_tree, rule, one_way) = params, candidates
     aabb, parent, child1, child2, height, user, meta = tree
     s_aabb, s_parent, s_child1, s_child2, s_height, s_user, s_meta = static_tree
     frac = np.ones(btype.shape[0])

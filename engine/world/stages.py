@@ -5,6 +5,8 @@ Python side's bookkeeping (scratch buffers, merging new pairs); ``docs/pipeline.
 lists what each stage reads and writes. They do not call each other: they meet in
 ``World.step``.
 """
+import operator
+
 import numpy as np
 
 from .. import constants as K
@@ -33,6 +35,8 @@ _refresh_proxies = StageKernel(refresh_proxies)
 _step_bodies = StageKernel(step_bodies)
 _find_fast = StageKernel(find_fast)
 _hit_events = StageKernel(hit_events)  # (measured alone: 8 -> 4 us a call)
+_solve_continuous = StageKernel(solve_continuous)
+_tree_find_pairs = StageKernel(tree_find_pairs)
 NO_SENSOR_EVENTS = SensorEvents.empty()  # shared, as NO_EVENTS: read-only arrays
 
 
@@ -83,8 +87,8 @@ def broadphase(state, dt):
     # pair is added or any body moves (the query method finds a pair of two moved
     # leaves twice, hence the factor 2).
     limit = 2 * max(K.MAX_PAIRS - len(state.pairs), 0) + 2
-    found = [tree_find_pairs(static_tree, tree, placed_static[:n_static], rule, limit) if n_static else NOTHING,
-             tree_find_pairs(tree, static_tree, moved[:count], rule, limit) if count else NOTHING]
+    found = [_tree_find_pairs(static_tree, tree, placed_static[:n_static], rule, limit) if n_static else NOTHING,
+             _tree_find_pairs(tree, static_tree, moved[:count], rule, limit) if count else NOTHING]
     if any(len(k) and k[0] < 0 for k in found) or _tracked_after(state, found) > K.MAX_PAIRS:
         _too_many_pairs(state)
     for keys in found:
@@ -202,9 +206,22 @@ def continuous(state):
     fast = _sized(state, "fast", n, np.uint8)
     bodies = state.body_arrays()
     if _find_fast(bodies, state.continuous_params().safety, fast):
-        candidates = (state.pairs.keys, state.tree.arrays, state.static_tree.arrays,
-                      state.pair_rule(), state.shapes.one_way[:state.shapes.used])
-        solve_continuous(fast, bodies, state.piece_arrays(), candidates, state.continuous_params())
+        _solve_continuous(fast, bodies, state.piece_arrays(), state.pairs.keys,
+                          _sweep_candidates(state), state.continuous_params())
+
+
+def _sweep_candidates(state):
+    """``(tree, static_tree, rule, one_way)`` for ``solve_continuous``: the same tuple
+    while its parts stay the same, so that its call skips Numba's typing of 25 arrays
+    (``engine/_dispatch.py``)."""
+    shapes = state.shapes
+    parts = (state.tree.arrays, state.static_tree.arrays, state.pair_rule(), shapes.one_way)
+    kept = state.scratch.get("sweep_candidates")
+    if (kept is None or kept[1] != shapes.used
+            or not all(map(operator.is_, parts, kept[0]))):
+        kept = state.scratch["sweep_candidates"] = (
+            parts, shapes.used, parts[:3] + (shapes.one_way[:shapes.used],))
+    return kept[2]
 
 
 def sensors(state):
