@@ -53,6 +53,10 @@ def sort_unique(a):
     return m
 
 RADIX_BITS = 11  # digits of 11 bits: 2048 counters, a few passes for piece-pair keys
+# Below this many keys, digits of 8 bits: 256 counters to clear and sum per pass instead
+# of 2048, which for a few hundred keys cost more than the keys themselves.
+SMALL_RADIX_BITS = 8
+SMALL_RADIX_BELOW = 1024
 # At most this many keys are sorted by insertion: a radix pass clears and sums its 2048
 # counters whatever the count, about 5 us a sort of a few keys (measured: 3 % of a
 # 60-body world's step, in the solver's hit candidates and the continuous stage's pairs).
@@ -74,8 +78,9 @@ def _insertion_sort(a, n):
 @njit
 def sort_keys(a):
     """Sort the non-negative int64 keys ``a`` in place: least significant digit first,
-    11 bits a pass, and only the digits in which the keys differ (piece-pair keys
-    ``(a << 32) | b`` with fewer than 2^22 pieces: at most four passes). O(n): a heapsort
+    11 bits a pass (8 for fewer than ``SMALL_RADIX_BELOW`` keys), and only the digits in
+    which the keys differ (piece-pair keys ``(a << 32) | b`` with fewer than 2^22 pieces:
+    at most four passes of 11 bits). O(n): a heapsort
     took 384 us for rain2000's 4800 keys while the pile lands, this about a tenth of it.
 
     Examples
@@ -95,9 +100,10 @@ def sort_keys(a):
         ones |= a[i]
         alls &= a[i]
     varying = ones ^ alls  # the bits in which some keys differ
+    bits = SMALL_RADIX_BITS if n < SMALL_RADIX_BELOW else RADIX_BITS
     buf = np.empty(n, np.int64)
-    count = np.empty((1 << RADIX_BITS) + 1, np.int64)
-    digit_mask = np.int64((1 << RADIX_BITS) - 1)
+    count = np.empty((1 << bits) + 1, np.int64)
+    digit_mask = np.int64((1 << bits) - 1)
     passes = 0
     shift = 0
     while shift < 63:
@@ -107,14 +113,14 @@ def sort_keys(a):
             count[:] = 0
             for i in range(n):
                 count[((src[i] >> shift) & digit_mask) + 1] += 1
-            for d in range(1 << RADIX_BITS):
+            for d in range(1 << bits):
                 count[d + 1] += count[d]
             for i in range(n):
                 d = (src[i] >> shift) & digit_mask
                 dst[count[d]] = src[i]
                 count[d] += 1
             passes += 1
-        shift += RADIX_BITS
+        shift += bits
     if passes % 2 == 1:
         for i in range(n):  # not a[:] = buf (see _jit.py, "Compile time")
             a[i] = buf[i]
