@@ -88,6 +88,9 @@ def refresh_proxies(bodies, pieces, tree, params, moved, quality):
     dt, speculative, margin, fraction = params
     n_moved = 0
     piece_sensor = pieces.sensor
+    turned = -1  # the body whose (c, s) were last computed: its next pieces reuse them
+    c = 1.0
+    s = 0.0
     for i in range(piece_body.shape[0]):
         if piece_body[i] < 0 or piece_sensor[i]:  # a free row, or a sensor's (own tree)
             continue
@@ -96,11 +99,17 @@ def refresh_proxies(bodies, pieces, tree, params, moved, quality):
             continue
         if moved_body[b] == 0 and vel[b, 0] == 0.0 and vel[b, 1] == 0.0 and angvel[b] == 0.0:
             continue  # at rest and unmoved since its box was made: the box still holds
-        c = math.cos(angle[b])
-        s = math.sin(angle[b])
-        turn = dt * abs(angvel[b]) * extent[b]
-        x0, y0, x1, y1 = piece_box(verts, piece_start[i], piece_count[i], piece_radius[i],
-                                   pos[b, 0], pos[b, 1], c, s, speculative + turn)
+        k = piece_start[i]
+        if piece_count[i] == 1 and verts[k, 0] == 0.0 and verts[k, 1] == 0.0:
+            x0, y0, x1, y1 = piece_box(verts, k, 1, piece_radius[i], pos[b, 0], pos[b, 1],
+                                       1.0, 0.0, speculative + dt * abs(angvel[b]) * extent[b])
+        else:  # (a circle about the body's origin, above, needs no sine or cosine)
+            if b != turned:
+                c = math.cos(angle[b])
+                s = math.sin(angle[b])
+                turned = b
+            x0, y0, x1, y1 = piece_box(verts, k, piece_count[i], piece_radius[i], pos[b, 0],
+                                       pos[b, 1], c, s, speculative + dt * abs(angvel[b]) * extent[b])
         tx = dt * vel[b, 0]
         ty = dt * vel[b, 1]
         x0 = min(x0, x0 + tx)
