@@ -59,10 +59,11 @@ def swept_box(verts, sp, kp, rp, pos0, angle0, pos, angle, com, i, slop):
     sweeps this step: the union of its boxes, grown by ``slop``, at the step's start
     and end, grown by how far the arc a turning corner follows bulges out of its
     chord."""
-    x0, y0, x1, y1 = piece_box(verts, sp, kp, rp, pos0[i, 0], pos0[i, 1],
-                               math.cos(angle0[i]), math.sin(angle0[i]), slop)
-    u0, v0, u1, v1 = piece_box(verts, sp, kp, rp, pos[i, 0], pos[i, 1],
-                               math.cos(angle[i]), math.sin(angle[i]), slop)
+    c0, s0, c1, s1 = 1.0, 0.0, 1.0, 0.0  # a circle about the body's origin: no turn to place
+    if kp > 1 or verts[sp, 0] != 0.0 or verts[sp, 1] != 0.0:
+        c0, s0, c1, s1 = math.cos(angle0[i]), math.sin(angle0[i]), math.cos(angle[i]), math.sin(angle[i])
+    x0, y0, x1, y1 = piece_box(verts, sp, kp, rp, pos0[i, 0], pos0[i, 1], c0, s0, slop)
+    u0, v0, u1, v1 = piece_box(verts, sp, kp, rp, pos[i, 0], pos[i, 1], c1, s1, slop)
     half = 0.5 * min(abs(angle[i] - angle0[i]), math.pi)
     bulge = (1.0 - math.cos(half)) * core_reach(verts, sp, kp, com[i, 0], com[i, 1])
     return min(x0, u0) - bulge, min(y0, v0) - bulge, max(x1, u1) + bulge, max(y1, v1) + bulge
