@@ -8,7 +8,7 @@ margin since they do not move).
 """
 import math
 
-from .._jit import njit
+from .._jit import njit, njit_inline
 from .tree_build import many_moved, tree_refresh
 from .tree_ops import META_LEAVES, META_NODES, tree_insert, tree_move
 from ..geometry.convex import piece_box
@@ -57,6 +57,14 @@ def insert_pieces(tree, verts, starts, counts, radius, x, y, c, s, static, shift
     return users.shape[0]
 
 
+@njit_inline
+def _moving_box(verts, start, count, radius, x, y, c, s, grow, tx, ty):
+    """A piece's box at ``(x, y)`` turned by ``(c, s)``, grown by ``grow``, united with
+    itself moved by ``(tx, ty)``: the box it sweeps over the coming step."""
+    x0, y0, x1, y1 = piece_box(verts, start, count, radius, x, y, c, s, grow)
+    return min(x0, x0 + tx), min(y0, y0 + ty), max(x1, x1 + tx), max(y1, y1 + ty)
+
+
 @njit
 def refresh_proxies(bodies, pieces, tree, params, moved, quality):
     """Re-box the pieces of moving bodies; update the tree for those that left their fat box.
@@ -100,22 +108,13 @@ def refresh_proxies(bodies, pieces, tree, params, moved, quality):
         if moved_body[b] == 0 and vel[b, 0] == 0.0 and vel[b, 1] == 0.0 and angvel[b] == 0.0:
             continue  # at rest and unmoved since its box was made: the box still holds
         k = piece_start[i]
-        if piece_count[i] == 1 and verts[k, 0] == 0.0 and verts[k, 1] == 0.0:
-            x0, y0, x1, y1 = piece_box(verts, k, 1, piece_radius[i], pos[b, 0], pos[b, 1],
-                                       1.0, 0.0, speculative + dt * abs(angvel[b]) * extent[b])
-        else:  # (a circle about the body's origin, above, needs no sine or cosine)
-            if b != turned:
-                c = math.cos(angle[b])
-                s = math.sin(angle[b])
-                turned = b
-            x0, y0, x1, y1 = piece_box(verts, k, piece_count[i], piece_radius[i], pos[b, 0],
-                                       pos[b, 1], c, s, speculative + dt * abs(angvel[b]) * extent[b])
-        tx = dt * vel[b, 0]
-        ty = dt * vel[b, 1]
-        x0 = min(x0, x0 + tx)
-        x1 = max(x1, x1 + tx)
-        y0 = min(y0, y0 + ty)
-        y1 = max(y1, y1 + ty)
+        circle = piece_count[i] == 1 and verts[k, 0] == 0.0 and verts[k, 1] == 0.0
+        if not circle and b != turned:  # (a circle about its body's origin needs no turn)
+            c, s, turned = math.cos(angle[b]), math.sin(angle[b]), b
+        x0, y0, x1, y1 = _moving_box(verts, k, piece_count[i], piece_radius[i], pos[b, 0], pos[b, 1],
+                                     1.0 if circle else c, 0.0 if circle else s,
+                                     speculative + dt * abs(angvel[b]) * extent[b],
+                                     dt * vel[b, 0], dt * vel[b, 1])
         f = piece_fat[i]
         if x0 >= f[0] and y0 >= f[1] and x1 <= f[2] and y1 <= f[3]:
             continue

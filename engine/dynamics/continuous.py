@@ -204,10 +204,9 @@ def solve_continuous(fast, bodies, pieces, keys, candidates, params):
     ``fast`` uint8 (n,): the bodies to sweep (``find_fast``). ``bodies``, ``pieces``: the
     world's ``BodyArrays`` and ``PieceArrays`` (read: the poses at the step's start and
     now, the extents, ``bullet``, the geometry and fat boxes; clamped bodies get a new
-    ``pos``/``angle`` and ``moved`` = MOVED_BY_STEP). ``keys``: the pair keys.
-    ``candidates``: ``(tree, static_tree, rule, one_way)``: both trees' ``TreeArrays``,
-    the ``PairRule`` (filtered shapes never stop a body), the one-way directions (s, 2);
-    the caller keeps this tuple from step to step (the keys change most steps).
+    ``pos``/``angle`` and ``moved`` = MOVED_BY_STEP). ``keys``: the pair keys. ``candidates``:
+    ``(tree, static_tree, rule, one_way)``, both trees' ``TreeArrays``, the ``PairRule``
+    (filtered shapes never stop a body), the one-way directions (s, 2), kept by the caller.
     ``params``: ``(slop, safety)``: surfaces stop ``slop`` apart (rounded ones ``slop``
     into each other); ``safety`` is ``find_fast``'s. Returns how many were clamped.
 
