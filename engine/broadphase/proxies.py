@@ -9,7 +9,7 @@ margin since they do not move).
 import math
 
 from .._jit import njit, njit_inline
-from .tree_build import many_moved, tree_refresh
+from .tree_build import refit_pays, tree_refresh
 from .tree_ops import META_LEAVES, META_NODES, tree_insert, tree_move
 from ..geometry.convex import piece_box
 from ..constants import LANE_WIDTH, MOVED_BY_HAND, STATIC
@@ -83,7 +83,7 @@ def refresh_proxies(bodies, pieces, tree, params, moved, quality):
     ``moved`` int32 (>= pieces,) receives the leaves whose fat box changed; the return
     value is how many. Those are the only proxies that can form new pairs. A leaf's box
     is its fat box moved ``lane * LANE_WIDTH`` along x (0 outside a ``WorldBatch``). When many
-    leaves moved (``many_moved``: a falling pile), their boxes change in place and the
+    leaves moved (``tree_build.refit_pays``), their boxes change in place and the
     tree is refit or rebuilt (``tree_build.tree_refresh``; ``quality`` is kept by the
     caller): cheaper than reinserting each leaf (Box2D enlarges boxes in place and
     rebuilds the enlarged subtrees every step for the same reason).
@@ -125,7 +125,7 @@ def refresh_proxies(bodies, pieces, tree, params, moved, quality):
         f[3] = y1 + g
         moved[n_moved] = i
         n_moved += 1
-    if many_moved(n_moved, meta[META_LEAVES]):
+    if refit_pays(n_moved, meta[META_LEAVES]):
         for k in range(n_moved):
             i = moved[k]
             node = piece_node[i]

@@ -11,12 +11,13 @@ holds the per-leaf kernels (insert, remove, move, query). Here:
   ``tree_refresh``, which refits or rebuilds after many leaves moved;
 - ``tree_area_ratio``: Box2D ``b2DynamicTree_GetAreaRatio``, the quality measure;
 - ``tree_validate``: every invariant of the pool, for tests (never raises);
-- ``many_moved``: when a step moved enough leaves that whole-tree work pays.
+- ``many_moved``: when a step moved enough leaves that the pair search's descent pays,
+  and ``refit_pays``: when enough moved that a refit beats reinserting each leaf.
 """
 import numpy as np
 
 from .._jit import njit, njit_inline
-from ..constants import MANY_MOVED_DIVISOR, MANY_MOVED_MIN, REBUILD_GROWTH
+from ..constants import MANY_MOVED_DIVISOR, MANY_MOVED_MIN, REBUILD_GROWTH, REFIT_DIVISOR
 from .tree_ops import FREE_HEIGHT, META_FREE, META_LEAVES, META_NODES, META_ROOT, node_perimeter, refit_node
 
 # tree_validate error codes; 0 means the tree is consistent.
@@ -259,3 +260,11 @@ def many_moved(moved, leaves):
     descent of the tree against itself beats a query per leaf
     (``find_pairs.tree_find_pairs``). See ``MANY_MOVED_DIVISOR`` in ``constants.py``."""
     return MANY_MOVED_DIVISOR * moved > leaves and moved > MANY_MOVED_MIN
+
+
+@njit_inline
+def refit_pays(moved, leaves):
+    """Whether ``moved`` of a tree's ``leaves`` moved leaves are enough that changing
+    their boxes in place and refitting the tree (:func:`tree_refresh`) beats reinserting
+    each one. See ``REFIT_DIVISOR`` in ``constants.py``."""
+    return REFIT_DIVISOR * moved > leaves and moved > MANY_MOVED_MIN
