@@ -11,7 +11,7 @@ import math
 from .._jit import njit, njit_inline
 from .tree_build import refit_pays, tree_refresh
 from .tree_ops import META_LEAVES, META_NODES, tree_insert, tree_move
-from ..geometry.convex import piece_box
+from ..geometry.convex import piece_box, turns_freely
 from ..constants import LANE_WIDTH, MOVED_BY_HAND, STATIC
 
 
@@ -108,8 +108,8 @@ def refresh_proxies(bodies, pieces, tree, params, moved, quality):
         if moved_body[b] == 0 and vel[b, 0] == 0.0 and vel[b, 1] == 0.0 and angvel[b] == 0.0:
             continue  # at rest and unmoved since its box was made: the box still holds
         k = piece_start[i]
-        circle = piece_count[i] == 1 and verts[k, 0] == 0.0 and verts[k, 1] == 0.0
-        if not circle and b != turned:  # (a circle about its body's origin needs no turn)
+        circle = turns_freely(verts, k, piece_count[i])
+        if not circle and b != turned:
             c, s, turned = math.cos(angle[b]), math.sin(angle[b]), b
         x0, y0, x1, y1 = _moving_box(verts, k, piece_count[i], piece_radius[i], pos[b, 0], pos[b, 1],
                                      1.0 if circle else c, 0.0 if circle else s,

@@ -14,7 +14,7 @@ import numpy as np
 from .._jit import njit, njit_inline
 from ..constants import CCD_CORE_FRACTION, CCD_THIN_ADVANCE, TOI_TOLERANCE_FRACTION
 from ..collision.toi import core_reach, piece_toi
-from ..geometry.convex import piece_box
+from ..geometry.convex import piece_box, turns_freely
 
 
 @njit_inline
@@ -59,8 +59,8 @@ def swept_box(verts, sp, kp, rp, pos0, angle0, pos, angle, com, i, slop):
     sweeps this step: the union of its boxes, grown by ``slop``, at the step's start
     and end, grown by how far the arc a turning corner follows bulges out of its
     chord."""
-    c0, s0, c1, s1 = 1.0, 0.0, 1.0, 0.0  # a circle about the body's origin: no turn to place
-    if kp > 1 or verts[sp, 0] != 0.0 or verts[sp, 1] != 0.0:
+    c0, s0, c1, s1 = 1.0, 0.0, 1.0, 0.0
+    if not turns_freely(verts, sp, kp):
         c0, s0, c1, s1 = math.cos(angle0[i]), math.sin(angle0[i]), math.cos(angle[i]), math.sin(angle[i])
     x0, y0, x1, y1 = piece_box(verts, sp, kp, rp, pos0[i, 0], pos0[i, 1], c0, s0, slop)
     u0, v0, u1, v1 = piece_box(verts, sp, kp, rp, pos[i, 0], pos[i, 1], c1, s1, slop)

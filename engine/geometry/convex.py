@@ -91,6 +91,20 @@ def convex_distance(v, s1, k1, s2, k2):
 
 
 @njit_inline
+def turns_freely(verts, start, count):
+    """Whether a piece is a circle centred on its body's origin: its box is the same at
+    any angle, so boxing it needs no sine or cosine (``piece_box`` with ``c, s = 1, 0``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> turns_freely(np.zeros((1, 2)), 0, 1), turns_freely(np.array([[0.5, 0.0]]), 0, 1)
+    (True, False)
+    """
+    return count == 1 and verts[start, 0] == 0.0 and verts[start, 1] == 0.0
+
+
+@njit_inline
 def piece_box(verts, start, count, radius, x, y, c, s, grow):
     """World AABB (minx, miny, maxx, maxy) of a piece at pose (x, y, c, s), grown by ``grow``."""
     minx = miny = math.inf
