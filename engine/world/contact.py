@@ -63,8 +63,10 @@ def contact_table(state):
     centers = _centers_of_a(state, index)
     for k in range(2):
         base = C_POINTS + k * P_STRIDE
-        point = centers + rows[:, [base + P_RAX, base + P_RAY]]
-        out["points"][:, k] = np.where(live[:, k, None], point, 0.0)
+        # (a one-point row's second point columns are not written: not added at all, so
+        # stale values raise no floating-point warning)
+        anchor = np.where(live[:, k, None], rows[:, [base + P_RAX, base + P_RAY]], 0.0)
+        out["points"][:, k] = np.where(live[:, k, None], centers + anchor, 0.0)
         out["depths"][:, k] = np.where(live[:, k], -rows[:, base + P_SEP], 0.0)
         res = state.pairs.results[index, k * R_STRIDE:(k + 1) * R_STRIDE]
         out["normal_impulses"][:, k] = np.where(live[:, k], res[:, R_NORMAL], 0.0)
