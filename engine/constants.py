@@ -128,6 +128,20 @@ RESTITUTION_THRESHOLD = 1.0
 RESTITUTION_TOLERANCE = 1e-12
 RESTITUTION_SWEEPS = 16
 
+# Bouncy bodies that touch, or meet within the step, collide before the substeps one
+# pair at a time, earliest first (``dynamics/impacts.py``): at most IMPACTS_PER_CONTACT
+# collisions a step per contact with restitution. Collisions slower than
+# RESTITUTION_THRESHOLD are left to the soft solver, which ends a chain of ever slower
+# ones long before (a cradle of n balls needs n - 1).
+IMPACTS_PER_CONTACT = 8
+
+# Only contacts with at least this restitution collide before the substeps. Below it the
+# collisions' order changes little (with e = 0 one at a time and all at once give the
+# same speeds) and the soft solver holds a landing pile tighter: concave_drop's deepest
+# overlap in 400 steps, soft solver alone / with the collision phase, at restitution
+# 0.1: 2.2 / 4.3 cm; 0.5: 1.7 / 2.6 cm; 0.8: 2.1 / 0.95 cm.
+IMPACT_MIN_RESTITUTION = 0.5
+
 # No body moves faster than this, in m/s (a guard against blow-ups).
 MAX_LINEAR_SPEED = 400.0
 

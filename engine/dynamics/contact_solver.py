@@ -130,7 +130,7 @@ def _point_softness(s, inv_h, soft, pushout, use_bias):
 
 
 @njit_inline
-def _separation(w, o, motion):
+def point_separation(w, o, motion):
     """The point's separation now, from the motion of its core points since the
     manifold was made: ``motion = (dn, qca, qsa, qcb, qsb)``, B's displacement relative
     to A's along the normal and each body's rotation (cos, sin)."""
@@ -156,7 +156,7 @@ def _normal_point(w, o, real, vn0, motion, body, vel, pass_):
     inv_h, soft, pushout, impact_gap, use_bias, lead = pass_
     _, _, _, _, nx, ny = body
     vax, vay, wva, vbx, vby, wvb = vel
-    s = _separation(w, o, motion)
+    s = point_separation(w, o, motion)
     bias, ms, isc = _point_softness(s, inv_h, soft, pushout, use_bias)
     rna = w[o + O_RNA]
     rnb = w[o + O_RNB]
@@ -351,7 +351,7 @@ def push_deep(chunks, state, soft_dyn, soft_static, pushout, pseudo):
                       state[a, S_QC], state[a, S_QS], state[b, S_QC], state[b, S_QS])
             for p in range(int(cw[c + O_COUNT])):
                 o = c + (O_P0 if p == 0 else O_P1)
-                s = _separation(cw, o, motion)
+                s = point_separation(cw, o, motion)
                 if s < -SPLIT_PUSHOUT_DEPTH:
                     _split_push(pseudo, a, b, body, cw[o + O_RNA], cw[o + O_RNB], cw[o + O_NMASS],
                                 max(mass_scale * bias_rate * s, -pushout))

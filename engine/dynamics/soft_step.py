@@ -6,6 +6,7 @@ One call advances every body by one step ``dt`` in ``substeps`` substeps of ``h`
         _start_state)
     order the contacts with points by colour (coloring.py); integrate free bodies
     gather solver rows (effective masses, approach speeds; solver_rows.py)
+    bouncy bodies that touch or meet collide, earliest first (impacts.py)
     for each substep (_substeps; passes in contact_solver.py):
         integrate velocities (gravity, forces, damping) of bodies in contact, capped
         warm start (apply last impulses); with joints, velocities capped again
@@ -13,7 +14,7 @@ One call advances every body by one step ``dt`` in ``substeps`` substeps of ``h`
             points deeper than SPLIT_PUSHOUT_DEPTH by position alone, a split impulse)
         integrate positions of bodies in contact, their velocities capped again
         relax, unbiased: removes the velocity the bias added, and solves friction
-    restitution (one pass, approach speeds above the threshold only)
+    restitution: the other points that hit during the step bounce (restitution.py)
     scatter the impulses back to the contact rows (warm starting next step)
     velocities and poses back to the body columns (_write_back)
 
@@ -36,6 +37,7 @@ from .._jit import borrowed, copy_items, copy_rows, njit, njit_inline
 from .chunk_layout import carve_chunks
 from .coloring import COLORS, order_contacts
 from .contact_solver import RELAX, SOLVE, WARM_START, contact_pass, push_deep
+from .impacts import impacts
 from .restitution import restitution
 from .integrate import cap_velocities, integrate_free, integrate_positions, integrate_velocities
 from ..body_state import STATE_SIZE, S_DPX, S_DPY, S_QC, S_QS, S_VX, S_VY, S_W
@@ -238,9 +240,9 @@ def step_bodies(bodies, pairs, joints, params, scratch):
         ``dt``, ``substeps``, gravity, contact ``hertz`` and ``zeta`` (clamped to a
         quarter of the substep rate; doubled with static or kinematic bodies),
         ``pushout``, ``restitution_threshold``, ``max_speed``, ``max_rotation`` (see
-        ``engine.constants``), ``impact_gap`` (a point farther apart started the step
-        apart: its impact speed is taken when it first pushes), and the joints'
-        ``joint_hertz``, ``joint_zeta``, ``joint_iterations``.
+        ``engine.constants``), ``impact_gap`` (a point closer touches, ``impacts.py``;
+        one farther apart has its impact speed taken when it first pushes), and the
+        joints' ``joint_hertz``, ``joint_zeta``, ``joint_iterations``.
     scratch : float64 (k,)
         Memory for the colour chunks and the velocity scratch, kept by the caller from
         step to step so that a big scene does not map megabytes afresh every step;
@@ -249,9 +251,7 @@ def step_bodies(bodies, pairs, joints, params, scratch):
     substeps = params.substeps
     h = params.dt / substeps
     rows, hist = pairs.rows, pairs.hist
-    m = rows.shape[0]
-    cba = pairs.bodies[0, :m]
-    cbb = pairs.bodies[1, :m]
+    cba, cbb = pairs.bodies[0, :rows.shape[0]], pairs.bodies[1, :rows.shape[0]]
     n = bodies.btype.shape[0]
     stype = _solver_types(bodies.btype, bodies.asleep)
     center = _centers_of_mass(bodies.pos, bodies.angle, bodies.com)
@@ -283,6 +283,8 @@ def step_bodies(bodies, pairs, joints, params, scratch):
     gather(rows, order, cba, cbb, bodies.inv_mass, bodies.inv_inertia, state, chunks, h)
     if order.shape[0] > 0 or joined > 0:  # else every body was free
         center0 = center.copy()  # (read by the substeps alone)
+        impacts(chunks, state, params.restitution_threshold, params.impact_gap, params.dt, h,
+                center, center0, bodies.angle)
         if joints is None:
             _substeps(bodies, stype, params, h, in_contact, state, center, center0, chunks, None)
         else:
