@@ -8,12 +8,13 @@ its neighbour at the instant the striker arrived. Box2D v3's soft step shares th
 over the row instead (0.33-0.55 of the speed reaches the last ball; pymunk 0.997), and so
 did this engine before (0.34). In zero gravity every figure below has a closed form."""
 import math
+import pickle
 
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from engine import Circle, World, scenes
+from engine import Circle, World, WorldBatch, scenes
 from engine.constants import IMPACT_MIN_RESTITUTION
 
 DT = 1 / 60
@@ -145,3 +146,39 @@ def test_a_swinging_cradle_keeps_its_middle_balls_still():
             assert max(widest[0], widest[4]) >= 0.59
             assert widest[1:4].max() <= 0.01
             widest[:] = 0.0
+
+
+def _is_bouncy(world):
+    return world._state.bouncy  # (a World's or a WorldBatch's)
+
+
+def test_the_collision_phase_turns_on_with_the_first_bouncy_shape():
+    """The solver compiles and runs its collision phase only for a world that was given
+    a shape with restitution at least IMPACT_MIN_RESTITUTION: by ``add_shape``, by a
+    shape's ``restitution`` setter, by ``create_bodies`` or by ``WorldBatch.set_materials``.
+    A world made bouncy by the setter behaves as one built bouncy."""
+    world, row = _row(5, 0.5, restitution=0.2)
+    assert not _is_bouncy(world)
+    for ball in row:
+        ball.shapes[0].restitution = 1.0
+    assert _is_bouncy(world)
+    row[0].velocity = (2.0, 0.0)
+    world.step(DT)
+    assert row[-1].velocity[0] == pytest.approx(2.0, abs=1e-9)
+
+    plain = World()
+    plain.create_bodies(Circle(0.5), np.zeros((3, 2)), restitution=0.4)
+    assert not _is_bouncy(plain)
+    plain.create_bodies(Circle(0.5), np.ones((3, 2)), restitution=IMPACT_MIN_RESTITUTION)
+    assert _is_bouncy(plain)
+
+    batch = WorldBatch.replicate(_row(2, 0.5, restitution=0.0)[0], 3)
+    assert not _is_bouncy(batch)
+    batch.set_materials(restitution=[0.0, 0.9, 0.0])
+    assert _is_bouncy(batch)
+
+
+def test_a_pickled_world_keeps_its_collision_phase():
+    world, row = _row(3, 0.5)
+    copy = pickle.loads(pickle.dumps(world))
+    assert _is_bouncy(copy) and not _is_bouncy(pickle.loads(pickle.dumps(_row(2, 0.5, 0.1)[0])))

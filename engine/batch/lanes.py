@@ -59,6 +59,8 @@ def set_materials(state, per_world, lanes, friction, restitution):
             if e is not None:
                 h._restitution = float(e[k, j])
                 state.pieces.restitution[h._pieces] = e[k, j]
+    if e is not None:
+        state.note_restitution(e)
 
 
 def _per_shape(value, shape, name, limit, low):

@@ -65,6 +65,7 @@ def merge(world, worlds):
     for name in _SETTINGS + ("placed",):
         setattr(state, name, getattr(t, name))
     state.placed = any(s.placed for s in srcs)
+    state.bouncy = any(s.bouncy for s in srcs)
     state.gravity = t.gravity
     state.lane_gravity = np.array([s.gravity for s in srcs], np.float64)
     state.handlers = list(t.handlers)

@@ -23,7 +23,7 @@ import numpy as np
 
 from .._jit import njit, njit_inline
 from ..body_state import S_DPX, S_DPY, S_QC, S_QS, S_VX, S_VY, S_W
-from ..constants import IMPACT_MIN_RESTITUTION, IMPACTS_PER_CONTACT
+from ..constants import IMPACTS_PER_CONTACT
 from .chunk_layout import (CHUNK, O_ADJ, O_COUNT, O_MA, O_MAXNI, O_MB, O_NI, O_NX, O_NY, O_P0,
                            O_P1, O_RESTITUTION, O_TI, O_TOTNI, O_TOTTI, offset)
 from .contact_solver import point_separation
@@ -31,9 +31,10 @@ from .restitution import drive_normal, normal_speed
 
 
 @njit
-def impacts(chunks, state, threshold, touching, dt, h, center, center0, angle):
-    """Collide the points that approach faster than ``threshold`` (m/s) and touch (are
-    at most ``touching`` m apart) or meet within the step ``dt`` (s), earliest first.
+def impacts(chunks, state, least, threshold, touching, dt, h, center, center0, angle):
+    """Collide the points of contacts with restitution at least ``least`` that approach
+    faster than ``threshold`` (m/s) and touch (are at most ``touching`` m apart) or meet
+    within the step ``dt`` (s), earliest first.
 
     Also those that meet within the first substep ``h`` after the step, at its end:
     the last substep's relax pass would stop them (its speculative look-ahead).
@@ -43,7 +44,7 @@ def impacts(chunks, state, threshold, touching, dt, h, center, center0, angle):
     loses energy or keeps it; its impulse counts in the point's impulse over the step
     (``O_TOTNI``) and the point's warm start is dropped. A contact that collided has its
     restitution negated, which tells ``restitution`` it is answered. At most
-    ``IMPACTS_PER_CONTACT`` collisions per bouncy contact (the threshold ends a chain of
+    ``IMPACTS_PER_CONTACT`` collisions per such contact (the threshold ends a chain of
     ever slower ones first).
 
     A collision at time ``tau`` of the step that changes a body's velocity by ``dv``
@@ -53,18 +54,18 @@ def impacts(chunks, state, threshold, touching, dt, h, center, center0, angle):
     """
     cw, ca, cb, _, _, _, _ = chunks
     tau_max = (dt + h) * (1.0 + 1e-9)  # (a gap the look-ahead closes exactly)
-    bouncy = _bouncy(chunks)
+    bouncy = _bouncy(chunks, least)
     m = bouncy.shape[0]
     if m == 0:
         return 0
     shift = np.zeros((0, 3))
     since = np.zeros(0)
     heap = (np.empty(m), np.empty(m, np.int64), np.empty(m, np.int64))
-    size = 0
+    size = np.int64(0)
     for k in range(m):
         tau = _meeting(chunks, bouncy[k], state, threshold, touching, since, shift)
         if tau <= tau_max:
-            heap, size = _push(heap, size, tau, k, 0)
+            heap, size = _push(heap, size, tau, k, np.int64(0))
     if size == 0:
         return 0
     n = state.shape[0]
@@ -84,8 +85,9 @@ def impacts(chunks, state, threshold, touching, dt, h, center, center0, angle):
         _collide(cw, c, a, b, state, threshold, min(tau, dt), shift)
         since[a] = min(tau, dt)
         since[b] = min(tau, dt)
-        for i, moves in ((a, cw[c + O_MA] != 0.0), (b, cw[c + O_MB] != 0.0)):
-            if not moves:
+        for side in range(2):
+            i = a if side == 0 else b
+            if cw[c + (O_MA if side == 0 else O_MB)] == 0.0:
                 continue  # static or kinematic: its velocity did not change
             for q in range(starts[i], starts[i + 1]):
                 other = links[q]
@@ -98,21 +100,21 @@ def impacts(chunks, state, threshold, touching, dt, h, center, center0, angle):
 
 
 @njit_inline
-def _bouncy(chunks):
-    """The contacts with restitution at least ``IMPACT_MIN_RESTITUTION``, as
+def _bouncy(chunks, least):
+    """The contacts with restitution at least ``least``, as
     ``t * CHUNK + j`` (chunk ``t``, lane ``j``). Counted first: most scenes have none,
     and then allocate nothing."""
     cw, _, _, first, size, _, _ = chunks
     m = 0
     for t in range(first.shape[0]):
         for j in range(size[t]):
-            m += cw[offset(t, j) + O_RESTITUTION] >= IMPACT_MIN_RESTITUTION
+            m += cw[offset(t, j) + O_RESTITUTION] >= least
     found = np.empty(m, np.int64)
     m = 0
     if found.shape[0]:
         for t in range(first.shape[0]):
             for j in range(size[t]):
-                if cw[offset(t, j) + O_RESTITUTION] >= IMPACT_MIN_RESTITUTION:
+                if cw[offset(t, j) + O_RESTITUTION] >= least:
                     found[m] = t * CHUNK + j
                     m += 1
     return found
@@ -137,16 +139,13 @@ def _links(ca, cb, bouncy, n):
     return starts, links
 
 
-@njit_inline
+@njit
 def _push(heap, size, tau, k, stamp):
     """Add ``(tau, k, stamp)`` to the binary heap ``heap`` of ``size`` entries (grown
     when full); returns the heap and its new size."""
     times, keys, stamps = heap
     if size == times.shape[0]:
-        grown = 2 * size + 8
-        times = np.concatenate((times, np.empty(grown - size)))
-        keys = np.concatenate((keys, np.empty(grown - size, np.int64)))
-        stamps = np.concatenate((stamps, np.empty(grown - size, np.int64)))
+        times, keys, stamps = _grown(times, keys, stamps, 2 * size + 8)
     i = size
     while i > 0 and times[(i - 1) // 2] > tau:
         up = (i - 1) // 2
@@ -154,6 +153,15 @@ def _push(heap, size, tau, k, stamp):
         i = up
     times[i], keys[i], stamps[i] = tau, k, stamp
     return (times, keys, stamps), size + 1
+
+
+@njit_inline
+def _grown(times, keys, stamps, capacity):
+    """The heap's arrays copied into longer ones (element by element: see ``_jit``)."""
+    more = (np.empty(capacity), np.empty(capacity, np.int64), np.empty(capacity, np.int64))
+    for i in range(times.shape[0]):
+        more[0][i], more[1][i], more[2][i] = times[i], keys[i], stamps[i]
+    return more
 
 
 @njit_inline
@@ -216,7 +224,7 @@ def _shift_bodies(chunks, shift, state, center, center0, angle, dt):
                 cw[o + O_ADJ] += max(min(before - point_separation(cw, o, motion), parting), 0.0)
 
 
-@njit_inline
+@njit
 def _meeting(chunks, g, state, threshold, touching, since, shift):
     """When in the step a point of contact ``g`` (``t * CHUNK + j``) meets faster than
     ``threshold``, at the bodies' present velocities: ``inf`` if none does (see

@@ -60,7 +60,7 @@ def normal_speed(cw, c, o, a, b, state):
                           cw[o + O_RNA], cw[o + O_RNB])
 
 
-@njit_inline
+@njit
 def drive_normal(cw, c, a, b, e, state, threshold, speed0, speed1, acc0, acc1):
     """Drive the normal speed of each point of contact ``c`` whose ``speed`` is below
     ``-threshold`` to ``-e speed``, its accumulated impulse ``acc`` kept non-negative;

@@ -217,7 +217,7 @@ def _write_back(bodies, btype, in_contact, state, center, angle0):
 
 
 @njit
-def step_bodies(bodies, pairs, joints, params, scratch):
+def step_bodies(bodies, pairs, joints, bouncy, params, scratch):
     """Advance all bodies by ``params.dt`` in ``params.substeps`` substeps, solving the
     contacts of ``pairs`` and the ``joints``. Returns ``(hitters, scratch)``: the sorted
     indices of the pairs that may hold a hit event faster than ``params.hit_threshold``
@@ -236,20 +236,20 @@ def step_bodies(bodies, pairs, joints, params, scratch):
     joints : JointArrays or None
         The joint rows (impulses accumulate in place); None for a world without joints,
         which then never compiles the joint kernels.
+    bouncy : float or None
+        The least restitution that collides before the substeps (``impacts.py``); None
+        for a world with no shape that bouncy, which then never compiles that phase.
     params : SolverParams
         ``dt``, ``substeps``, gravity, contact ``hertz`` and ``zeta`` (clamped to a
-        quarter of the substep rate; doubled with static or kinematic bodies),
-        ``pushout``, ``restitution_threshold``, ``max_speed``, ``max_rotation`` (see
-        ``engine.constants``), ``impact_gap`` (a point closer touches, ``impacts.py``;
-        one farther apart has its impact speed taken when it first pushes), and the
-        joints' ``joint_hertz``, ``joint_zeta``, ``joint_iterations``.
+        quarter of the substep rate; doubled with static or kinematic bodies), and the
+        settings of ``engine.constants`` it names (``impact_gap``: a point closer
+        touches, ``impacts.py``; one farther apart has its impact speed taken when it
+        first pushes).
     scratch : float64 (k,)
         Memory for the colour chunks and the velocity scratch, kept by the caller from
-        step to step so that a big scene does not map megabytes afresh every step;
-        too small, a larger one is made and returned.
+        step to step (too small, a larger one is made and returned).
     """
-    substeps = params.substeps
-    h = params.dt / substeps
+    h = params.dt / params.substeps
     rows, hist = pairs.rows, pairs.hist
     cba, cbb = pairs.bodies[0, :rows.shape[0]], pairs.bodies[1, :rows.shape[0]]
     n = bodies.btype.shape[0]
@@ -257,7 +257,6 @@ def step_bodies(bodies, pairs, joints, params, scratch):
     center = _centers_of_mass(bodies.pos, bodies.angle, bodies.com)
     copy_rows(bodies.pos0, bodies.pos, n)  # the continuous stage sweeps from these
     copy_items(bodies.angle0, bodies.angle, n)
-    angle0 = bodies.angle0
 
     # Contacts with points, in colour order; bodies that touch one are integrated
     # substep by substep around the contact passes, free ones in one go.
@@ -272,10 +271,10 @@ def step_bodies(bodies, pairs, joints, params, scratch):
                                          stype, bodies.angle, bodies.com, center, h, in_contact)
         joined = jorder.shape[0]
     state = _start_state(bodies.vel, bodies.angvel, stype, in_contact)
-    integrate_free(substeps, h, params.gravity, bodies.lane, stype, in_contact, bodies.inv_mass,
-                   bodies.inv_inertia, bodies.force, bodies.torque, bodies.lin_damp,
-                   bodies.ang_damp, bodies.gravity_scale, bodies.vel, bodies.angvel,
-                   params.max_speed, params.max_rotation, center, bodies.angle)
+    integrate_free(params.substeps, h, params.gravity, bodies.lane, stype, in_contact,
+                   bodies.inv_mass, bodies.inv_inertia, bodies.force, bodies.torque,
+                   bodies.lin_damp, bodies.ang_damp, bodies.gravity_scale, bodies.vel,
+                   bodies.angvel, params.max_speed, params.max_rotation, center, bodies.angle)
 
     # The passes run over the active rows in that order, copied into colour chunks
     # (chunk_layout.py, solver_rows.py), which SIMD lanes solve side by side.
@@ -283,8 +282,9 @@ def step_bodies(bodies, pairs, joints, params, scratch):
     gather(rows, order, cba, cbb, bodies.inv_mass, bodies.inv_inertia, state, chunks, h)
     if order.shape[0] > 0 or joined > 0:  # else every body was free
         center0 = center.copy()  # (read by the substeps alone)
-        impacts(chunks, state, params.restitution_threshold, params.impact_gap, params.dt, h,
-                center, center0, bodies.angle)
+        if bouncy is not None:
+            impacts(chunks, state, bouncy, params.restitution_threshold, params.impact_gap,
+                    params.dt, h, center, center0, bodies.angle)
         if joints is None:
             _substeps(bodies, stype, params, h, in_contact, state, center, center0, chunks, None)
         else:
@@ -295,5 +295,5 @@ def step_bodies(bodies, pairs, joints, params, scratch):
     results[:] = 0.0  # rows the solver does not visit report nothing
     gravity_bound = 2.0 * most_gravity(bodies, params.gravity) if order.shape[0] else 0.0
     hitters = scatter(chunks, order, rows, hist, results, gravity_bound, params.hit_threshold)
-    _write_back(bodies, stype, in_contact, state, center, angle0)
+    _write_back(bodies, stype, in_contact, state, center, bodies.angle0)
     return hitters, scratch

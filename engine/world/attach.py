@@ -105,6 +105,7 @@ def attach_pieces(state, row, shape_id, shape, friction, restitution):
         P.radius[p] = shape._radius
         P.friction[p] = friction
         P.restitution[p] = restitution
+        state.note_restitution(restitution)
         P.fat[p] = _fat_box(state, p)
         P.node[p] = state.tree_of(p).insert(_leaf_box(state, p), p)
         pieces.append(p)

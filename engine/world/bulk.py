@@ -160,6 +160,7 @@ def _piece_rows(state, rows, sids, shape, material):
     P.radius[pieces] = shape._radius
     P.friction[pieces] = material[1]
     P.restitution[pieces] = material[2]
+    state.note_restitution(material[2])
     b = state.bodies
     tree = state.static_tree if b.btype[rows[0]] == STATIC else state.tree
     body = np.repeat(rows, per)

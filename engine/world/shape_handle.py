@@ -26,6 +26,8 @@ def _material(name, check, doc):
         state.check_unlocked()
         setattr(self, attr, value)
         getattr(state.pieces, name)[self._pieces] = value
+        if name == "restitution":
+            state.note_restitution(value)
 
     return live_read_only("_live_body", attr, doc).setter(put)
 

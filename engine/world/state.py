@@ -169,7 +169,14 @@ class WorldState:
         The tracked piece pairs.
     """
 
+    # True once a shape as bouncy as ``IMPACT_MIN_RESTITUTION`` was given to the world
+    # (``note_restitution``): only then does the solver run, and compile, its collision
+    # phase (``dynamics/impacts.py``). True on the class, so that a state pickled before
+    # the flag existed keeps the phase.
+    bouncy = True
+
     def __init__(self, gravity, substeps, mixing):
+        self.bouncy = False
         self.gravity = gravity
         self.substeps = substeps
         self.mixing = mixing
@@ -238,6 +245,12 @@ class WorldState:
         state["_params"] = (None, None)
         state["scratch"] = {}
         return state
+
+    def note_restitution(self, values):
+        """Record restitutions given to pieces (a number or an array): one at least
+        ``IMPACT_MIN_RESTITUTION`` turns the solver's collision phase on for good."""
+        if not self.bouncy and np.size(values) and np.max(values) >= K.IMPACT_MIN_RESTITUTION:
+            self.bouncy = True
 
     # -- guards and lookups ----------------------------------------------------------
     def check_unlocked(self):
