@@ -163,9 +163,9 @@ def cradle(count=5, radius=0.5, speed=3.0, gap=0.02, track=(-6.0, 18.0)):
     the row starts at x = 0. Balls are tagged ``"b0"`` .. (left to right) and
     ``"striker"``, which starts 3 m left of the row.
 
-    The small gap makes the impacts one pair at a time. With touching balls the
-    sequential-impulse solver resolves the whole row at once and spreads the momentum
-    over it, unlike the ideal cradle.
+    With a gap or without one (touching balls), the impacts are one pair at a time, as
+    in the ideal cradle: the solver's collision phase (``engine/dynamics/impacts.py``)
+    takes bouncy bodies that touch or meet pair by pair, in the order they collide.
 
     Parameters
     ----------
