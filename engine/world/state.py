@@ -249,8 +249,13 @@ class WorldState:
     def note_restitution(self, values):
         """Record restitutions given to pieces (a number or an array): one at least
         ``IMPACT_MIN_RESTITUTION`` turns the solver's collision phase on for good."""
-        if not self.bouncy and np.size(values) and np.max(values) >= K.IMPACT_MIN_RESTITUTION:
-            self.bouncy = True
+        if self.bouncy:
+            return
+        if isinstance(values, float):  # (add_shape: no NumPy call for one number)
+            self.bouncy = values >= K.IMPACT_MIN_RESTITUTION
+        else:
+            values = np.asarray(values)
+            self.bouncy = bool(values.size) and bool(values.max() >= K.IMPACT_MIN_RESTITUTION)
 
     # -- guards and lookups ----------------------------------------------------------
     def check_unlocked(self):
