@@ -303,3 +303,42 @@ def test_from_worlds_refuses_worlds_that_differ_in_structure():
     with pytest.raises(TypeError):
         WorldBatch.from_worlds([])
     assert [w.state_hash() for w in (a, b, c)] == before
+
+
+def _bouncy_world():
+    """A row of touching balls of restitution 1 on the ground, a striker, and bouncy
+    balls and boxes dropped around them: the solver's collision phase at work."""
+    world = World(sleeping=False)
+    ground = world.create_body("static")
+    ground.add_shape(Segment((-8, 0), (8, 0), 0.1), restitution=1.0, friction=0.0)
+    for k in range(5):
+        world.create_body(position=(0.5 * k, 0.35)).add_shape(Circle(0.25), restitution=1.0,
+                                                                friction=0.0)
+    striker = world.create_body(position=(-2.0, 0.35), velocity=(3.0, 0.0))
+    striker.add_shape(Circle(0.25), restitution=1.0, friction=0.0)
+    for k in range(8):
+        body = world.create_body(position=(-3.0 + 0.8 * k, 2.0 + 0.4 * k), angle=0.3 * k)
+        body.add_shape(Circle(0.2) if k % 2 else Polygon.box(0.4, 0.3), restitution=0.9)
+    for x, v in ((4.4, 2.0), (5.0, 0.0), (5.6, -2.0)):  # two collisions at one instant
+        ball = world.create_body(position=(x, 0.35), velocity=(v, 0.0))
+        ball.add_shape(Circle(0.25), restitution=1.0, friction=0.0)
+    return world
+
+
+def test_bouncy_worlds_step_as_they_would_alone():
+    """Worlds whose collisions go through the collision phase, each with its own
+    velocities: their collisions come in the same order in the batch as alone (ties in
+    time go in solve order, and each contact has its own budget)."""
+    template = _bouncy_world()
+    n = 3
+    batch = WorldBatch.replicate(template, n)
+    lones = [copy.deepcopy(template) for _ in range(n)]
+    rng = np.random.default_rng(7)
+    vel = batch.velocities.copy()
+    vel[:, 7:15] = rng.uniform(-3, 3, (n, 8, 2))  # (0: the ground)
+    vel[:, 6] = [[3.0, 0.0], [6.0, 0.0], [1.5, 0.0]]  # the striker
+    batch.set_state(velocities=vel)
+    for k, lone in enumerate(lones):
+        for j, body in enumerate(lone.bodies):
+            body.velocity = tuple(vel[k, j])
+    _run(batch, lones, 150)

@@ -45,7 +45,7 @@ def impacts(chunks, state, least, threshold, touching, dt, h, center, center0, a
     (``O_TOTNI``) and the point's warm start is dropped. A contact that collided has its
     restitution negated, which tells ``restitution`` it is answered. At most
     ``IMPACTS_PER_CONTACT`` collisions per such contact (the threshold ends a chain of
-    ever slower ones first).
+    ever slower ones first). Ties in time go in solve order.
 
     A collision at time ``tau`` of the step that changes a body's velocity by ``dv``
     (linear and angular) shifts it by ``-dv tau`` (``_shift_bodies``: ``center`` and
@@ -73,11 +73,13 @@ def impacts(chunks, state, least, threshold, touching, dt, h, center, center0, a
     shift = np.zeros((n, 3))
     starts, links = _links(ca, cb, bouncy, n)
     version = np.zeros(m, np.int64)
-    events = 0
-    while size > 0 and events < IMPACTS_PER_CONTACT * m:
+    collided = np.zeros(m, np.int64)  # (each contact's own budget: worlds of a batch
+    events = 0  # step as they would alone)
+    while size > 0:
         tau, k, stamp, size = _pop(heap, size)
-        if stamp != version[k]:
-            continue  # its bodies collided since: a newer entry holds its time
+        if stamp != version[k] or collided[k] == IMPACTS_PER_CONTACT:
+            continue  # its bodies collided since (a newer entry holds its time), or spent
+        collided[k] += 1
         events += 1
         g = bouncy[k]
         c = offset(g // CHUNK, g % CHUNK)
@@ -147,7 +149,7 @@ def _push(heap, size, tau, k, stamp):
     if size == times.shape[0]:
         times, keys, stamps = _grown(times, keys, stamps, 2 * size + 8)
     i = size
-    while i > 0 and times[(i - 1) // 2] > tau:
+    while i > 0 and _sooner(tau, k, times[(i - 1) // 2], keys[(i - 1) // 2]):
         up = (i - 1) // 2
         times[i], keys[i], stamps[i] = times[up], keys[up], stamps[up]
         i = up
@@ -165,6 +167,13 @@ def _grown(times, keys, stamps, capacity):
 
 
 @njit_inline
+def _sooner(tau, k, other_tau, other_k):
+    """The heap's order: by time, ties by contact (in solve order), so that a world's
+    collisions come in the same order whatever other worlds share its batch."""
+    return tau < other_tau or (tau == other_tau and k < other_k)
+
+
+@njit_inline
 def _pop(heap, size):
     """Remove the earliest entry of the heap; returns it and the new size."""
     times, keys, stamps = heap
@@ -176,9 +185,10 @@ def _pop(heap, size):
         child = 2 * i + 1
         if child >= size:
             break
-        if child + 1 < size and times[child + 1] < times[child]:
+        if child + 1 < size and _sooner(times[child + 1], keys[child + 1], times[child],
+                                        keys[child]):
             child += 1
-        if times[child] >= tau:
+        if not _sooner(times[child], keys[child], tau, k):
             break
         times[i], keys[i], stamps[i] = times[child], keys[child], stamps[child]
         i = child
