@@ -3,9 +3,10 @@ against closed forms."""
 import math
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from engine import Circle, Polygon, World
+import engine.constants as K
 
 DT = 1 / 60
 G = 10.0
@@ -95,11 +96,18 @@ def test_a_ball_dropped_from_5_m_reports_a_hit_at_10_m_per_s():
 @settings(max_examples=40, deadline=None)
 @given(height=st.floats(0.3, 12.0), substeps=st.integers(1, 12), gravity=st.floats(2.0, 30.0),
        scale=st.sampled_from([0.5, 1.0, 2.0]), upside_down=st.booleans())
+@example(height=11.720703125, substeps=1, gravity=30.0, scale=2.0, upside_down=True)
 def test_a_dropped_body_reports_the_closed_form_impact_speed(height, substeps, gravity, scale,
                                                             upside_down):
     # Free fall from rest: the hit's approach speed is sqrt(2 g h) (the issue asks 0.02 m/s;
     # it is exact to rounding) whatever the drop, the substeps, the gravity and its scale,
-    # whichever body is A, and for a box landing flat (two points) as for a ball.
+    # whichever body is A, and for a box landing flat (two points) as for a ball. Exact
+    # but for rare drops of fast bodies (a step moves them more than CCD_SAFETY_FACTOR of
+    # their smallest extent, 0.25 m here), which stay within the issue's 0.02 m/s: a
+    # Hypothesis draw found one (the @example: a box at g = 60, one substep: 37.5047 for
+    # 37.5031 m/s); 600 drops around it had one more, 8e-4 m/s off, and 300 random draws
+    # (244 fast) none. Why those few are off is not yet known (the continuous stage's
+    # time of impact is the first suspect).
     world = World(gravity=(0, -gravity), substeps=substeps)
     world.hit_event_threshold = 0.1
     ball = world.create_body(position=(0, height + 0.25))
@@ -113,7 +121,8 @@ def test_a_dropped_body_reports_the_closed_form_impact_speed(height, substeps, g
     hits = _first_hits(world, int(60 * (math.sqrt(2 * height / (gravity * scale)) + 0.5)))
     assert len(hits) >= 1
     expected = math.sqrt(2 * gravity * scale * height)
-    assert hits[0][2] == pytest.approx(expected, abs=1e-9)  # exact for a drop from rest
+    fast = expected / 60 > K.CCD_SAFETY_FACTOR * 0.25
+    assert hits[0][2] == pytest.approx(expected, abs=0.02 if fast else 1e-9)
 
 
 @pytest.mark.parametrize("shape", [Polygon.box(1, 1), Circle(0.5)])
