@@ -32,6 +32,8 @@ SCENES = {
     "large_pyramid": "scenes.pyramid(100)",
     "concave_drop": "scenes.concave_drop()",
     "tumbler": "scenes.tumbler()",
+    "box2d_tumbler": "scenes.box2d_tumbler()",  # Box2D's benchmarks (issue #17)
+    "smash": "scenes.smash()",
 }
 
 _PROBE = r"""

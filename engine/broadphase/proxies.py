@@ -8,7 +8,7 @@ margin since they do not move).
 """
 import math
 
-from .._jit import njit, njit_inline
+from .._jit import borrowed, njit, njit_inline
 from .tree_build import refit_pays, tree_refresh
 from .tree_ops import META_LEAVES, META_NODES, tree_insert, tree_move
 from ..geometry.convex import piece_box, turns_freely
@@ -65,6 +65,35 @@ def _moving_box(verts, start, count, radius, x, y, c, s, grow, tx, ty):
     return min(x0, x0 + tx), min(y0, y0 + ty), max(x1, x1 + tx), max(y1, y1 + ty)
 
 
+@njit_inline
+def _update_tree(pieces, lane, tree, moved, n_moved, quality):
+    """Give the leaves of the ``n_moved`` pieces listed in ``moved`` their new fat boxes
+    (moved by their lane) and replace the list by their leaf nodes: boxes changed in
+    place and the tree refit or rebuilt when many moved, else each leaf moved."""
+    aabb, parent, child1, child2, height, user, meta = tree
+    piece_body, piece_node, piece_fat = pieces.body, pieces.node, pieces.fat
+    if refit_pays(n_moved, meta[META_LEAVES]):
+        for k in range(n_moved):
+            i = moved[k]
+            node = piece_node[i]
+            shift = lane[piece_body[i]] * LANE_WIDTH
+            aabb[node, 0] = piece_fat[i, 0] + shift
+            aabb[node, 1] = piece_fat[i, 1]
+            aabb[node, 2] = piece_fat[i, 2] + shift
+            aabb[node, 3] = piece_fat[i, 3]
+            moved[k] = node
+        tree_refresh(aabb, parent, child1, child2, height, user, meta, quality)
+    else:
+        for k in range(n_moved):
+            i = moved[k]
+            node = piece_node[i]
+            f = piece_fat[i]
+            shift = lane[piece_body[i]] * LANE_WIDTH
+            tree_move(aabb, parent, child1, child2, height, user, meta, node, f[0] + shift, f[1],
+                      f[2] + shift, f[3])
+            moved[k] = node
+
+
 @njit
 def refresh_proxies(bodies, pieces, tree, params, moved, quality):
     """Re-box the pieces of moving bodies; update the tree for those that left their fat box.
@@ -75,7 +104,7 @@ def refresh_proxies(bodies, pieces, tree, params, moved, quality):
     the step are tracked before they do (speculative contacts, Firth 2011).
 
     ``bodies.moved`` marks bodies whose pose changed since the last refresh; a body at
-    rest that did not move keeps its boxes without recomputing them.
+    rest that did not move keeps its boxes.
 
     ``bodies``, ``pieces``: ``BodyArrays`` and ``PieceArrays`` (``world/state.py``);
     ``tree``: the moving-body tree's ``TreeArrays``; ``params``: ``ProxyParams`` (step,
@@ -88,11 +117,12 @@ def refresh_proxies(bodies, pieces, tree, params, moved, quality):
     caller): cheaper than reinserting each leaf (Box2D enlarges boxes in place and
     rebuilds the enlarged subtrees every step for the same reason).
     """
+    # borrowed: else each view ``piece_fat[i]`` and ``tree_move`` call counts atomically
+    bodies, pieces, tree, moved, quality = borrowed((bodies, pieces, tree, moved, quality))
     btype, pos, angle, vel, angvel = bodies.btype, bodies.pos, bodies.angle, bodies.vel, bodies.angvel
     extent, moved_body, lane = bodies.extent, bodies.moved, bodies.lane
     piece_body, piece_start, piece_count = pieces.body, pieces.start, pieces.count
-    piece_radius, piece_node, piece_fat, verts = pieces.radius, pieces.node, pieces.fat, pieces.verts
-    aabb, parent, child1, child2, height, user, meta = tree
+    piece_radius, piece_fat, verts = pieces.radius, pieces.fat, pieces.verts
     dt, speculative, margin, fraction = params
     n_moved = 0
     piece_sensor = pieces.sensor
@@ -125,26 +155,7 @@ def refresh_proxies(bodies, pieces, tree, params, moved, quality):
         f[3] = y1 + g
         moved[n_moved] = i
         n_moved += 1
-    if refit_pays(n_moved, meta[META_LEAVES]):
-        for k in range(n_moved):
-            i = moved[k]
-            node = piece_node[i]
-            shift = lane[piece_body[i]] * LANE_WIDTH
-            aabb[node, 0] = piece_fat[i, 0] + shift
-            aabb[node, 1] = piece_fat[i, 1]
-            aabb[node, 2] = piece_fat[i, 2] + shift
-            aabb[node, 3] = piece_fat[i, 3]
-            moved[k] = node
-        tree_refresh(aabb, parent, child1, child2, height, user, meta, quality)
-    else:
-        for k in range(n_moved):
-            i = moved[k]
-            node = piece_node[i]
-            f = piece_fat[i]
-            shift = lane[piece_body[i]] * LANE_WIDTH
-            tree_move(aabb, parent, child1, child2, height, user, meta, node, f[0] + shift, f[1],
-                      f[2] + shift, f[3])
-            moved[k] = node
+    _update_tree(pieces, lane, tree, moved, n_moved, quality)
     return n_moved
 
 

@@ -152,6 +152,28 @@ def test_pairs_match_brute_force(seed, n_dyn, n_static, spread, moved_fraction, 
                           brute_pairs(moved.tolist(), model_t, {}, body, dynamic))
 
 
+@pytest.mark.parametrize("n_static", [0, 30])
+def test_descent_resumes_when_its_key_array_fills(n_static):
+    """A dense crowd (every box overlaps nearly every other) found by the descent: its
+    keys outgrow the first key array many times over (4 per moved leaf), and each time
+    the search stops, the array grows and the search resumes at the same node pair;
+    every pair is found once, as brute force finds them. With a limit, the search stops
+    at it and says so."""
+    rng = np.random.default_rng(11)
+    n_dyn = 150
+    dyn_tree, model_t = build(rng, n_dyn, 0.5, 0)
+    static_tree, model_s = build(rng, n_static, 0.5, n_dyn)
+    body = np.arange(n_dyn + n_static, dtype=np.int32)
+    body_type = np.array([2] * n_dyn + [0] * n_static, np.int8)
+    moved = np.array(sorted(model_t), np.int32)  # all moved: the descent
+    expected = brute_pairs(moved.tolist(), model_t, model_s, body, body_type[body] == 2)
+    assert expected.size > 10 * 4 * n_dyn  # the first key array filled ten times over
+    rule = _rule(body, body_type)
+    assert np.array_equal(tree_find_pairs(dyn_tree.arrays, static_tree.arrays, moved, rule), expected)
+    limited = tree_find_pairs(dyn_tree.arrays, static_tree.arrays, moved, rule, expected.size // 2)
+    assert limited.tolist() == [-1]
+
+
 def test_pairs_skip_non_leaves():
     rng = np.random.default_rng(7)
     tree, model = build(rng, 40, 5.0, 0)
