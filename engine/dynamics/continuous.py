@@ -20,7 +20,8 @@ from ..constants import (DYNAMIC, KINEMATIC, LANE_WIDTH, MOVED_BY_STEP, STATIC,
                          TOI_TOLERANCE_FRACTION)
 from ..collision.toi import piece_toi
 from .fast_pairs import fast_pair_impacts
-from .sweeps import body_sweep, core_impact_time, pieces_time, relative_motion, swept_box
+from .sweeps import (body_sweep, core_impact_time, faces_separate, pieces_time, relative_motion,
+                     sweep_ends, swept_box)
 
 
 @njit
@@ -223,7 +224,8 @@ def solve_continuous(fast, bodies, pieces, keys, candidates, params):
             _toi_scratch(pieces.count),
             # the candidates of one piece: its partners, or the leaves of the trees
             np.empty(2 * pieces.body.shape[0] + 64, np.int64),
-            np.empty((1, 2)))
+            np.empty((1, 2)),
+            _toi_scratch(pieces.count))  # a fast piece's vertices at both ends (sweep_ends)
     _sweep_fast(fast, bodies, pieces, candidates, params, work)
     rule, one_way = candidates[2], candidates[3]
     fast_pair_impacts(fast, frac, bodies, pieces, rule, one_way, params, work[4], work[6])
@@ -247,7 +249,8 @@ def _sweep_fast(fast, bodies, pieces, candidates, params, work):
     (slop, safety), (tree, static_tree, rule, one_way) = params, candidates
     aabb, parent, child1, child2, height, user, meta = tree
     s_aabb, s_parent, s_child1, s_child2, s_height, s_user, s_meta = static_tree
-    frac, first, partner, stack, scratch, out, center = work
+    frac, first, partner, stack, scratch, out, center, ends = work
+    tol = TOI_TOLERANCE_FRACTION * slop
     for p in range(piece_body.shape[0]):
         i = piece_body[p]
         if i < 0 or fast[i] == 0 or pieces.sensor[p]:  # a free row, a slow body, a sensor
@@ -255,6 +258,7 @@ def _sweep_fast(fast, bodies, pieces, candidates, params, work):
         sw = body_sweep(pos0, angle0, pos, angle, com, np.int64(i))  # int64 rows at every call: one compile
         sp, kp, rp = piece_start[p], piece_count[p], piece_radius[p]
         x0, y0, x1, y1 = swept_box(verts, sp, kp, rp, pos0, angle0, pos, angle, com, i, slop)
+        bulge = -1.0  # (sweep_ends when a candidate first needs it)
         shift = bodies.lane[i] * LANE_WIDTH  # tree boxes are moved by the lane (WorldBatch)
         if bullet[i] == 0 and _inside_fat_box(x0, y0, x1, y1, piece_fat, p):
             hits = 0
@@ -287,11 +291,17 @@ def _sweep_fast(fast, bodies, pieces, candidates, params, work):
             other = (pos[j, 0], pos[j, 1], angle[j], pos[j, 0], pos[j, 1], angle[j], 0.0, 0.0)
             sq, kq, rq = piece_start[q], piece_count[q], piece_radius[q]
             target = max(slop, rp + rq - slop)
-            t = piece_toi(verts, sp, kp, sw, verts, sq, kq, other, target,
-                          TOI_TOLERANCE_FRACTION * slop, scratch)[0]
-            if t == 0.0:  # starts touching: sweep its core circle instead
-                t = core_impact_time(verts, norms, sp, kp, rp, sw, sq, kq, rq, other, slop,
-                                      scratch, center)
+            face_test = kq >= 2 and btype[j] != DYNAMIC
+            if face_test and bulge < 0.0:
+                bulge = sweep_ends(verts, sp, kp, sw, ends)
+            if face_test and faces_separate(verts, norms, sq, kq, pos[j, 0], pos[j, 1], angle[j], ends,
+                                          kp, target + tol + bulge):
+                t = -1.0  # a face of q keeps the whole sweep clear of it: no impact
+            else:
+                t = piece_toi(verts, sp, kp, sw, verts, sq, kq, other, target, tol, scratch)[0]
+                if t == 0.0:  # starts touching: sweep its core circle instead
+                    t = core_impact_time(verts, norms, sp, kp, rp, sw, sq, kq, rq, other, slop,
+                                          scratch, center)
             t = meets if t <= 0.0 or t > meets else t  # (meets 1: none stays none)
             if 0.0 < t < frac[i]:
                 frac[i] = t

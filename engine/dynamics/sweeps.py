@@ -69,6 +69,53 @@ def swept_box(verts, sp, kp, rp, pos0, angle0, pos, angle, com, i, slop):
     return min(x0, u0) - bulge, min(y0, v0) - bulge, max(x1, u1) + bulge, max(y1, v1) + bulge
 
 
+@njit
+def sweep_ends(verts, sp, kp, sw, out):
+    """A piece's core vertices (rows ``sp .. sp + kp - 1`` of ``verts``) at the start and
+    the end of sweep ``sw``, into rows ``0 .. kp - 1`` and ``kp .. 2 kp - 1`` of ``out``
+    (float64 (>= 2 kp, 2)); returns how far the arcs its vertices follow can bulge out
+    of their chords (the turn's ``(1 - cos(turn / 2))`` times the farthest vertex's
+    distance from the centre of mass)."""
+    still = turns_freely(verts, sp, kp) and sw[6] == 0.0 and sw[7] == 0.0  # a centred circle
+    for end in range(2):
+        cx, cy, a = sw[3 * end], sw[3 * end + 1], sw[3 * end + 2]
+        c = 1.0 if still else math.cos(a)
+        s = 0.0 if still else math.sin(a)
+        for k in range(kp):
+            x = verts[sp + k, 0] - sw[6]
+            y = verts[sp + k, 1] - sw[7]
+            out[end * kp + k, 0] = cx + c * x - s * y
+            out[end * kp + k, 1] = cy + s * x + c * y
+    half = 0.5 * min(abs(sw[5] - sw[2]), math.pi)
+    return (1.0 - math.cos(half)) * core_reach(verts, sp, kp, sw[6], sw[7])
+
+
+@njit
+def faces_separate(verts, norms, sq, kq, x, y, angle, ends, kp, clearance):
+    """Whether a face of piece ``q`` (rows ``sq``, ``kq`` >= 2, at pose ``(x, y,
+    angle)``) has every vertex of ``ends`` (:func:`sweep_ends`, ``kp`` per end) more
+    than ``clearance`` in front of it at both ends of the sweep.
+
+    Then the swept piece stays that far from ``q``'s core all along (a separating axis:
+    each vertex's distance to the face varies linearly along the chord, and its arc
+    leaves the chord by at most the bulge the caller adds to ``clearance``), and no time
+    of impact is needed. Box2D v3 makes such a test for chain segments only.
+    """
+    c = math.cos(angle)
+    s = math.sin(angle)
+    for f in range(sq, sq + kq):
+        nx = c * norms[f, 0] - s * norms[f, 1]
+        ny = s * norms[f, 0] + c * norms[f, 1]
+        ox = x + c * verts[f, 0] - s * verts[f, 1]
+        oy = y + s * verts[f, 0] + c * verts[f, 1]
+        least = math.inf
+        for k in range(2 * kp):
+            least = min(least, nx * (ends[k, 0] - ox) + ny * (ends[k, 1] - oy))
+        if least > clearance:
+            return True
+    return False
+
+
 @njit_inline
 def relative_motion(sw, other, extent_i, extent_j):
     """How far two sweeping bodies move relative to each other: their relative
