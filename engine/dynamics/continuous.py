@@ -216,7 +216,7 @@ def solve_continuous(fast, bodies, pieces, keys, candidates, params):
     bodies held at their end pose (``_moves_far``), fast ones left to ``fast_pairs``.
     The sweeps run in :func:`_sweep_fast` with the work arrays allocated here.
     """
-    tree, static_tree = candidates[0], candidates[1]
+    tree, static_tree, rule, one_way = candidates
     frac = np.ones(bodies.btype.shape[0])
     first, partner = _paired_moving(fast, bodies.btype, pieces.body, keys)
     work = (frac, first, partner,
@@ -227,7 +227,6 @@ def solve_continuous(fast, bodies, pieces, keys, candidates, params):
             np.empty((1, 2)),
             _toi_scratch(pieces.count))  # a fast piece's vertices at both ends (sweep_ends)
     _sweep_fast(fast, bodies, pieces, candidates, params, work)
-    rule, one_way = candidates[2], candidates[3]
     fast_pair_impacts(fast, frac, bodies, pieces, rule, one_way, params, work[4], work[6])
     return _clamp_bodies(bodies, frac)
 

@@ -54,6 +54,15 @@ def sub_sweep(sw, f0, f1):
 
 
 @njit_inline
+def arc_bulge(verts, sp, kp, a0, a1, lx, ly):
+    """How far the arcs a piece's core vertices follow, turning from angle ``a0`` to
+    ``a1`` about the centre of mass ``(lx, ly)`` (body frame), can bulge out of their
+    chords: ``(1 - cos(turn / 2))`` times the farthest vertex's distance from it."""
+    half = 0.5 * min(abs(a1 - a0), math.pi)
+    return (1.0 - math.cos(half)) * core_reach(verts, sp, kp, lx, ly)
+
+
+@njit_inline
 def swept_box(verts, sp, kp, rp, pos0, angle0, pos, angle, com, i, slop):
     """The box a piece (rows ``sp``, ``kp`` of ``verts``, radius ``rp``) of body ``i``
     sweeps this step: the union of its boxes, grown by ``slop``, at the step's start
@@ -64,8 +73,7 @@ def swept_box(verts, sp, kp, rp, pos0, angle0, pos, angle, com, i, slop):
         c0, s0, c1, s1 = math.cos(angle0[i]), math.sin(angle0[i]), math.cos(angle[i]), math.sin(angle[i])
     x0, y0, x1, y1 = piece_box(verts, sp, kp, rp, pos0[i, 0], pos0[i, 1], c0, s0, slop)
     u0, v0, u1, v1 = piece_box(verts, sp, kp, rp, pos[i, 0], pos[i, 1], c1, s1, slop)
-    half = 0.5 * min(abs(angle[i] - angle0[i]), math.pi)
-    bulge = (1.0 - math.cos(half)) * core_reach(verts, sp, kp, com[i, 0], com[i, 1])
+    bulge = arc_bulge(verts, sp, kp, angle0[i], angle[i], com[i, 0], com[i, 1])
     return min(x0, u0) - bulge, min(y0, v0) - bulge, max(x1, u1) + bulge, max(y1, v1) + bulge
 
 
@@ -73,9 +81,7 @@ def swept_box(verts, sp, kp, rp, pos0, angle0, pos, angle, com, i, slop):
 def sweep_ends(verts, sp, kp, sw, out):
     """A piece's core vertices (rows ``sp .. sp + kp - 1`` of ``verts``) at the start and
     the end of sweep ``sw``, into rows ``0 .. kp - 1`` and ``kp .. 2 kp - 1`` of ``out``
-    (float64 (>= 2 kp, 2)); returns how far the arcs its vertices follow can bulge out
-    of their chords (the turn's ``(1 - cos(turn / 2))`` times the farthest vertex's
-    distance from the centre of mass)."""
+    (float64 (>= 2 kp, 2)); returns the arcs' bulge (:func:`arc_bulge`)."""
     still = turns_freely(verts, sp, kp) and sw[6] == 0.0 and sw[7] == 0.0  # a centred circle
     for end in range(2):
         cx, cy, a = sw[3 * end], sw[3 * end + 1], sw[3 * end + 2]
@@ -86,8 +92,7 @@ def sweep_ends(verts, sp, kp, sw, out):
             y = verts[sp + k, 1] - sw[7]
             out[end * kp + k, 0] = cx + c * x - s * y
             out[end * kp + k, 1] = cy + s * x + c * y
-    half = 0.5 * min(abs(sw[5] - sw[2]), math.pi)
-    return (1.0 - math.cos(half)) * core_reach(verts, sp, kp, sw[6], sw[7])
+    return arc_bulge(verts, sp, kp, sw[2], sw[5], sw[6], sw[7])
 
 
 @njit
