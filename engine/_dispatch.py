@@ -48,7 +48,7 @@ class StageKernel:
     3.0
     """
 
-    __slots__ = ("kernel", "memo", "single")
+    __slots__ = ("kernel", "memo", "prints", "single")
 
     def __init__(self, kernel):
         self.kernel = kernel
@@ -56,6 +56,8 @@ class StageKernel:
         # one assignment, so the two always belong together. The arguments are held, so
         # that no other object can take their ids meanwhile.
         self.memo = ((), None)
+        # (arguments, their fingerprints or None where not worked out): see _same_types.
+        self.prints = ((), ())
         # The entry point of the kernel's first overload, looked up once: iterating
         # ``overloads`` (an OrderedDict keyed by Numba types) hashes those types again,
         # which for twenty-odd array types costs about 100 us.
@@ -65,7 +67,7 @@ class StageKernel:
         last, entry = self.memo
         same = len(args) == len(last) and all(map(operator.is_, args, last))
         if not same and len(args) == len(last):
-            same = _same_types(args, last)
+            same = self._same_types(args, last)
             if same and entry is not None:
                 self.memo = (args, entry)
         if same and entry is not None:
@@ -73,6 +75,39 @@ class StageKernel:
         result = self.kernel(*args)
         self.memo = (args, self._entry_for(args, same))
         return result
+
+    def _same_types(self, args, last):
+        """Whether ``args`` have the Numba types of ``last``, by the fingerprints Numba's
+        dispatcher types arguments by.
+
+        Only the arguments that are not the very objects of ``last`` are looked at; each
+        must be of the same Python class (a named tuple's fingerprint names its class but
+        is not tied to it) with the same fingerprint: the dtype, dimensions, layout and
+        writability of every array in it, the kind of every scalar. Anything Numba cannot
+        fingerprint counts as different, and goes through the dispatcher. The
+        fingerprints of ``last`` are kept from the call that checked them (``prints``,
+        tied to that very tuple of arguments), so a world whose body tuple is new at
+        every step (a body made or destroyed each step) fingerprints it once a step, not
+        twice a kernel.
+        """
+        held, prints = self.prints
+        if held is not last:
+            prints = (None,) * len(last)
+        found = []
+        try:
+            for new, old, old_print in zip(args, last, prints):
+                if new is not old:
+                    if type(new) is not type(old):
+                        return False
+                    new_print = _fingerprint(new)
+                    if new_print != (_fingerprint(old) if old_print is None else old_print):
+                        return False
+                    old_print = new_print
+                found.append(old_print)
+        except Exception:  # noqa: BLE001 - no fingerprint for this kind of object
+            return False
+        self.prints = (args, tuple(found))
+        return True
 
     def _entry_for(self, args, again):
         """The compiled entry point the dispatcher just used for ``args``, or None (plain
@@ -99,27 +134,6 @@ class StageKernel:
         return None if found is None else found.entry_point
 
 
-def _same_types(args, last):
-    """Whether ``args`` have the Numba types of ``last``, by the fingerprints Numba's
-    dispatcher types arguments by.
-
-    Only the arguments that are not the very objects of ``last`` are looked at; each must
-    be of the same Python class (a named tuple's fingerprint names its class but is not
-    tied to it) with the same fingerprint: the dtype, dimensions, layout and writability
-    of every array in it, the kind of every scalar. Anything Numba cannot fingerprint
-    counts as different, and goes through the dispatcher.
-    """
-    try:
-        for new, old in zip(args, last):
-            if new is old:
-                continue
-            if type(new) is not type(old) or _fingerprint(new) != _fingerprint(old):
-                return False
-    except Exception:  # noqa: BLE001 - no fingerprint for this kind of object
-        return False
-    return True
-
-
 # The last few objects fingerprinted, by id, each held so that its id cannot be reused
 # meanwhile: the world state hands the same tuple of body columns to four stage kernels
 # in a step, and after bodies are added or removed each would fingerprint its 28 arrays
@@ -135,6 +149,6 @@ def _fingerprint(value):
         return seen[1]
     found = compute_fingerprint(value)
     if len(_RECENT) >= _RECENT_SIZE:
-        _RECENT.clear()
+        del _RECENT[next(iter(_RECENT))]  # the oldest (dicts keep insertion order)
     _RECENT[id(value)] = (value, found)
     return found

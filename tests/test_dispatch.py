@@ -60,6 +60,43 @@ def test_a_named_tuple_of_another_class_is_checked_even_with_the_same_fingerprin
     assert kernel(Second(x, 2.0)) == 5.0 and len(calls) == 1  # another class: checked
 
 
+def test_a_new_argument_is_fingerprinted_once_and_the_last_ones_not_again(monkeypatch):
+    """The fingerprints of the last call's arguments are kept with them: a tuple that is
+    new at every call (a world whose bodies change every step) costs one fingerprint a
+    call, and a kept fingerprint still tells another type apart."""
+    from collections import namedtuple
+    from engine import _dispatch
+    Cols = namedtuple("Cols", "x k")
+
+    @numba.njit
+    def total(c, scale):
+        return c.x.sum() * scale + c.k[0]
+
+    printed = []
+    real = _dispatch.compute_fingerprint
+    monkeypatch.setattr(_dispatch, "compute_fingerprint",
+                        lambda v: printed.append(v) or real(v))
+    monkeypatch.setattr(_dispatch, "_RECENT", {})
+    kernel = StageKernel(total)
+
+    def cols(n, dtype=np.int64):
+        return Cols(np.ones(n), np.zeros(n, dtype))
+
+    assert kernel(cols(3), 2.0) == 6.0  # the dispatcher: nothing fingerprinted
+    assert printed == []
+    second = cols(4)
+    assert kernel(second, 2.0) == 8.0  # the new tuple and the last one
+    assert len(printed) == 2 and printed[0] is second
+    for n in range(5, 9):
+        new = cols(n)
+        assert kernel(new, 2.0) == 2.0 * n
+        assert len(printed) == n - 2 and printed[-1] is new  # the new one only
+    entry = kernel.memo[1]
+    assert kernel(cols(3, np.int32), 2.0) == 6.0  # another type, told by the kept print
+    assert kernel.memo[1] is not entry  # (checked, and compiled: another overload)
+    assert kernel(cols(3), 2.0) == 6.0 and kernel(cols(2), 1.0) == 2.0  # back again
+
+
 def test_a_plain_python_function_is_always_called_directly():
     kernel = StageKernel(lambda a: a + 1)  # what NUMBA_DISABLE_JIT leaves
     assert kernel(1) == 2 and kernel(1) == 2 and kernel.memo[1] is None
