@@ -12,14 +12,18 @@ import numpy as np
 def as_float(value, name):
     """``value`` as a finite float, or a TypeError/ValueError naming ``name``."""
     t = type(value)
-    if t is float or t is int:  # the common case, without the slower ABC checks below
-        f = float(value)
-        if f - f == 0.0:  # false for NaN and infinities
-            return f
-        raise ValueError(f"{name} must be finite, got {f}")
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
+    if t is float:  # the common case, without the slower checks below
+        if value - value == 0.0:  # false for NaN and infinities
+            return value
+        raise ValueError(f"{name} must be finite, got {value}")
+    if t is not int and (isinstance(value, (bool, np.bool_))
+                         or not isinstance(value, (numbers.Real, np.floating, np.integer))):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
-    f = float(value)
+    try:
+        f = float(value)
+    except OverflowError:  # an int beyond the floats
+        raise ValueError(f"{name} must be finite, got an integer of {len(str(abs(int(value))))} "
+                         f"digits, beyond the largest float") from None
     if not math.isfinite(f):
         raise ValueError(f"{name} must be finite, got {f}")
     return f
@@ -111,11 +115,23 @@ def checked_sum(old, add, what, limit, unit):
 def as_vec2(value, name, limit=None, unit=""):
     """``value`` (a pair of real numbers) as a tuple of two finite floats; with ``limit``,
     each within ``-limit .. limit`` (``unit`` names their unit in the message)."""
-    if type(value) is tuple and len(value) == 2:  # the common case, checked cheaply
+    if type(value) is tuple and len(value) == 2:  # the common cases, checked cheaply
         x, y = value
-        if (type(x) is float and type(y) is float and (x + y) - (x + y) == 0.0
-                and (limit is None or (abs(x) <= limit and abs(y) <= limit))):
+        if type(x) is not float or type(y) is not float:
+            if type(x) not in _PLAIN or type(y) not in _PLAIN:
+                return _checked_vec2(value, name, limit, unit)
+            x, y = as_float(x, f"{name}[0]"), as_float(y, f"{name}[1]")
+            value = (x, y)
+        if (x + y) - (x + y) == 0.0 and (limit is None or (abs(x) <= limit and abs(y) <= limit)):
             return value
+    return _checked_vec2(value, name, limit, unit)
+
+
+_PLAIN = (float, int)  # (not bool: type(True) is bool)
+
+
+def _checked_vec2(value, name, limit, unit):
+    """:func:`as_vec2` for any value, with the message naming what is wrong."""
     xy = _vec2(value, name)
     if limit is not None:
         for k in range(2):

@@ -124,6 +124,7 @@ class Columns:
             setattr(self, name, new)
         self.capacity = cap
         self.__dict__.pop("_bytes", None)  # views of the old columns
+        self.__dict__.pop("_fills", None)
         self.version += 1
 
     def append(self, rows=1):
@@ -176,8 +177,12 @@ class Columns:
 
     def reset_row(self, i):
         """Set row ``i`` of every column back to its fill value."""
-        for name, (_, _, fill) in self._spec.items():
-            getattr(self, name)[i] = fill
+        cached = self.__dict__.get("_fills")
+        if cached is None or cached[0] != self.capacity:
+            cached = self._fills = (self.capacity, [(getattr(self, name), fill) for name, (_, _, fill)
+                                                    in self._spec.items()])
+        for column, fill in cached[1]:
+            column[i] = fill
 
     def delete_row(self, i, n):
         """Remove row ``i`` of the first ``n`` rows, shifting the rows after it down.
@@ -211,10 +216,11 @@ class Columns:
         return cached[1], cached[2]
 
     def __getstate__(self):
-        """Pickled and copied without the byte views: a copy's views would not be views
-        of the copy's columns."""
+        """Pickled and copied without the byte views and the column list of
+        :meth:`reset_row`: a copy's would not be the copy's columns."""
         state = dict(self.__dict__)
         state.pop("_bytes", None)
+        state.pop("_fills", None)
         return state
 
     def names(self):

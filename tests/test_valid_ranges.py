@@ -77,6 +77,11 @@ REFUSED = [
      r"angular_velocity must be between -1e\+06 and 1e\+06 rad/s"),
     ("position 1e300", lambda w, b: setattr(b["box"], "position", (0, 1e300)), r"position\[1\] must be between -1e\+09 and 1e\+09 m"),
     ("created far away", lambda w, b: w.create_body(position=(1e10, 0)), r"position\[0\] must be between"),
+    # integers beyond the floats: a ValueError naming the value, not Python's OverflowError
+    ("created at 10**400", lambda w, b: w.create_body(position=(3, 10 ** 400)),
+     r"position\[1\] must be finite, got an integer of 401 digits"),
+    ("angle 10**400", lambda w, b: w.create_body(angle=-10 ** 400), r"angle must be finite"),
+    ("torque 10**400", lambda w, b: b["ball"].apply_torque(10 ** 400), r"torque must be finite"),
     ("created too fast", lambda w, b: w.create_body("kinematic", velocity=(0, -1e7)), r"velocity\[1\] must be between"),
     ("gravity 1e308", lambda w, b: setattr(w, "gravity", (0, -1e308)), r"gravity\[1\] must be between -1e\+06 and 1e\+06 m/s\^2"),
     ("friction 1e308", lambda w, b: setattr(b["box"].shapes[0], "friction", 1e308), r"friction must be between 0 and 1e\+06"),

@@ -6,6 +6,8 @@ common centre of mass by the parallel-axis theorem.
 """
 import numpy as np
 
+from .shapes import surface_reach
+
 __all__ = ["combine"]
 
 
@@ -43,8 +45,11 @@ def combine(attached):
         cx = cy = inertia = 0.0
     extent = 0.0
     for shape, _ in attached:
-        d = np.hypot(shape._verts[:, 0] - cx, shape._verts[:, 1] - cy).max() + shape._radius
-        extent = max(extent, float(d))
+        # (a lone shape's centre of mass is its centroid, mostly to the last bit: then
+        # its reach, worked out once, is the same number)
+        same = (cx, cy) == shape._centroid
+        extent = max(extent, shape._reach if same else
+                     surface_reach(shape._verts, shape._radius, cx, cy))
     return mass, (cx, cy), inertia, extent
 
 
@@ -62,14 +67,4 @@ def min_extent(shapes):
     >>> min_extent([Polygon.box(4.0, 0.1), Circle(1.0)])
     0.05
     """
-    best = np.inf
-    for shape in shapes:
-        s = shape._starts
-        for k in range(len(s) - 1):
-            v = shape._verts[s[k]:s[k + 1]]
-            inner = 0.0
-            if len(v) >= 3:
-                c = v.mean(axis=0)
-                inner = float(np.min(np.einsum("ij,ij->i", v - c, shape._norms[s[k]:s[k + 1]])))
-            best = min(best, max(inner, 0.0) + shape._radius)
-    return best
+    return min((shape._thin for shape in shapes), default=np.inf)  # (shapes.py: per shape)

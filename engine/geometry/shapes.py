@@ -133,7 +133,31 @@ def _geometry(pieces, radius, outline=None, interior=None, cones=None):
     else:  # a segment: the middle of its core
         c = verts.mean(axis=0)
         centroid, second = (float(c[0]), float(c[1])), 0.0
-    return verts, norms, starts, radius, ghost, pack, float(area), centroid, second
+    # Worked out once here rather than each time a body takes the shape: see
+    # ``mass.min_extent`` and ``mass.combine``.
+    thin = _thinnest(verts, norms, starts, radius)
+    reach = surface_reach(verts, radius, *centroid)
+    return verts, norms, starts, radius, ghost, pack, float(area), centroid, second, thin, reach
+
+
+def _thinnest(verts, norms, starts, radius):
+    """The smallest, over the convex pieces, of the distance from a piece's vertex mean
+    to its nearest face, plus the rounding ``radius`` (``mass.min_extent``)."""
+    best = np.inf
+    for k in range(len(starts) - 1):
+        v = verts[starts[k]:starts[k + 1]]
+        inner = 0.0
+        if len(v) >= 3:
+            c = v.mean(axis=0)
+            inner = float(np.min(np.einsum("ij,ij->i", v - c, norms[starts[k]:starts[k + 1]])))
+        best = min(best, max(inner, 0.0) + radius)
+    return best
+
+
+def surface_reach(verts, radius, cx, cy):
+    """The largest distance from ``(cx, cy)`` to the surface of the shape with core
+    vertices ``verts`` and rounding ``radius`` (a body's extent, ``mass.combine``)."""
+    return float(np.hypot(verts[:, 0] - cx, verts[:, 1] - cy).max() + radius)
 
 
 def _polygon(pts, r, method):
@@ -166,7 +190,7 @@ class Shape:
     """
 
     __slots__ = ("_verts", "_norms", "_starts", "_radius", "_area", "_centroid", "_second", "_ghost",
-                 "_pack")
+                 "_pack", "_thin", "_reach")
 
     radius = read_only("_radius", "Rounding radius in meters (the circle's radius for a "
                                   ":class:`Circle`).")
@@ -176,7 +200,7 @@ class Shape:
     def _assign(self, geometry):
         """Take the slots computed by :func:`_geometry` (shared, never written)."""
         (self._verts, self._norms, self._starts, self._radius, self._ghost, self._pack,
-         self._area, self._centroid, self._second) = geometry
+         self._area, self._centroid, self._second, self._thin, self._reach) = geometry
 
     def mass_properties(self, density):
         """Mass, centre of mass and moment of inertia for a uniform ``density``.

@@ -227,17 +227,18 @@ def update_mass(state, row, attached):
     shape handles; the velocity of the body's material points is kept."""
     b = state.bodies
     sleeping.wake(state, row)
-    mass, com, inertia, extent = combine((h.shape, h.density) for h in attached)
+    mass, (cx, cy), inertia, extent = combine([(h.shape, h.density) for h in attached])
     b.min_extent[row] = min_extent(h.shape for h in attached)
-    old_com = b.com[row].copy()
-    b.com[row] = com
+    ox, oy = b.com[row].tolist()  # (floats from here: no NumPy scalar arithmetic)
+    b.com[row] = (cx, cy)
     write_mass(b, row, b.btype[row] == DYNAMIC, mass, inertia)
     b.extent[row] = extent
     if b.fixed_rotation[row]:
         b.inertia[row] = b.inv_inertia[row] = 0.0
     # The centre moved by d: keep the material points' velocity, v follows w x d.
-    c, s = math.cos(b.angle[row]), math.sin(b.angle[row])
-    dx, dy = b.com[row] - old_com
+    angle, w = float(b.angle[row]), float(b.angvel[row])
+    c, s = math.cos(angle), math.sin(angle)
+    dx, dy = cx - ox, cy - oy
     wx, wy = c * dx - s * dy, s * dx + c * dy
-    b.vel[row, 0] -= b.angvel[row] * wy
-    b.vel[row, 1] += b.angvel[row] * wx
+    vx, vy = b.vel[row].tolist()
+    b.vel[row] = (vx - w * wy, vy + w * wx)

@@ -203,11 +203,12 @@ class World(WorldBulk, WorldEvents, WorldQueries, WorldJoints, AngularJoints, Jo
         state.bodies.delete(i)
         del state.handles[i]
         state.body_keys.kill(body._key)
-        state.body_keys.shift_after(i)
-        for column in (state.pieces.body[: state.pieces.used], state.shapes.body[: state.shapes.used]):
-            column[column > i] -= 1
-        if len(state.joints):
-            state.joints.shift_bodies(i)
+        if i < state.bodies.used:  # rows came after it (not the newest body): they move up
+            state.body_keys.shift_after(i)
+            for column in (state.pieces.body[: state.pieces.used], state.shapes.body[: state.shapes.used]):
+                column[column > i] -= 1
+            if len(state.joints):
+                state.joints.shift_bodies(i)
         state.restructure()
 
     def body(self, id):

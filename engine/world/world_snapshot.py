@@ -10,7 +10,8 @@ __all__ = ["WorldSnapshots", "PICKLE_FORMAT"]
 # The layout of a pickled world. Bump it whenever the stores' columns or the state's
 # attributes change meaning; a pickle of another format is refused on loading.
 # 2: the solver's per-point results gained the gap hit events extrapolate over (R_GAP).
-PICKLE_FORMAT = 2
+# 3: shapes keep their thinnest part and their reach about the centroid (_thin, _reach).
+PICKLE_FORMAT = 3
 
 
 class WorldSnapshots:
