@@ -282,6 +282,33 @@ class Handles:
         self._rows[slot] = row
         return (int(self._gens[slot]) << 32) | slot
 
+    def new_many(self, rows):
+        """Fresh keys for ``rows`` (ints), the ones as many calls of :meth:`new` would
+        give, in that order (a list of ints).
+
+        Examples
+        --------
+        >>> h = Handles()
+        >>> k = h.new(0); h.kill(k)
+        >>> keys = h.new_many([4, 5])
+        >>> [h.row(key) for key in keys], keys[0] & 0xFFFFFFFF == k & 0xFFFFFFFF, keys[0] != k
+        ([4, 5], True, True)
+        """
+        rows = [int(r) for r in rows]
+        reused = [self.new(r) for r in rows[:len(self._free)]]  # free slots first, as new does
+        rest = rows[len(reused):]
+        if not rest:
+            return reused
+        first = self._slots
+        while self._slots + len(rest) > len(self._rows):
+            grow = len(self._rows)
+            self._rows = np.concatenate([self._rows, np.full(grow, -1, dtype=np.int64)])
+            self._gens = np.concatenate([self._gens, np.zeros(grow, dtype=np.int64)])
+        self._rows[first:first + len(rest)] = rest
+        self._slots += len(rest)
+        gens = self._gens[first:first + len(rest)].tolist()
+        return reused + [(g << 32) | slot for g, slot in zip(gens, range(first, first + len(rest)))]
+
     def _slot(self, key):
         slot = key & 0xFFFFFFFF
         if key < 0 or slot >= self._slots or self._gens[slot] != key >> 32:
