@@ -6,8 +6,6 @@ common centre of mass by the parallel-axis theorem.
 """
 import numpy as np
 
-from .shapes import surface_reach
-
 __all__ = ["combine"]
 
 
@@ -68,3 +66,37 @@ def min_extent(shapes):
     0.05
     """
     return min((shape._thin for shape in shapes), default=np.inf)  # (shapes.py: per shape)
+
+
+def thinnest(verts, norms, starts, radius):
+    """The smallest, over the convex pieces, of the distance from a piece's vertex mean
+    to its nearest face, plus the rounding ``radius`` (:func:`min_extent`).
+
+    Examples
+    --------
+    >>> box = np.array([[-2.0, -0.5], [2.0, -0.5], [2.0, 0.5], [-2.0, 0.5]])
+    >>> normals = np.array([[0.0, -1.0], [1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]])
+    >>> thinnest(box, normals, np.array([0, 4]), 0.1)
+    0.6
+    """
+    best = np.inf
+    for k in range(len(starts) - 1):
+        v = verts[starts[k]:starts[k + 1]]
+        inner = 0.0
+        if len(v) >= 3:
+            c = v.mean(axis=0)
+            inner = float(np.min(np.einsum("ij,ij->i", v - c, norms[starts[k]:starts[k + 1]])))
+        best = min(best, max(inner, 0.0) + radius)
+    return best
+
+
+def surface_reach(verts, radius, cx, cy):
+    """The largest distance from ``(cx, cy)`` to the surface of the shape with core
+    vertices ``verts`` and rounding ``radius`` (a body's extent, :func:`combine`).
+
+    Examples
+    --------
+    >>> surface_reach(np.array([[0.0, 0.0], [3.0, 0.0]]), 0.5, 0.0, 4.0)
+    5.5
+    """
+    return float(np.hypot(verts[:, 0] - cx, verts[:, 1] - cy).max() + radius)

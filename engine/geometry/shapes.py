@@ -22,6 +22,7 @@ from .. import constants as K
 from .._api import read_only
 from .._checks import as_float, as_points, as_vec2
 from .limits import as_density, as_length, as_rounding
+from .mass import surface_reach, thinnest
 from .memo import Memo
 
 __all__ = ["Shape", "Circle", "Segment", "Polygon"]
@@ -135,29 +136,9 @@ def _geometry(pieces, radius, outline=None, interior=None, cones=None):
         centroid, second = (float(c[0]), float(c[1])), 0.0
     # Worked out once here rather than each time a body takes the shape: see
     # ``mass.min_extent`` and ``mass.combine``.
-    thin = _thinnest(verts, norms, starts, radius)
+    thin = thinnest(verts, norms, starts, radius)
     reach = surface_reach(verts, radius, *centroid)
     return verts, norms, starts, radius, ghost, pack, float(area), centroid, second, thin, reach
-
-
-def _thinnest(verts, norms, starts, radius):
-    """The smallest, over the convex pieces, of the distance from a piece's vertex mean
-    to its nearest face, plus the rounding ``radius`` (``mass.min_extent``)."""
-    best = np.inf
-    for k in range(len(starts) - 1):
-        v = verts[starts[k]:starts[k + 1]]
-        inner = 0.0
-        if len(v) >= 3:
-            c = v.mean(axis=0)
-            inner = float(np.min(np.einsum("ij,ij->i", v - c, norms[starts[k]:starts[k + 1]])))
-        best = min(best, max(inner, 0.0) + radius)
-    return best
-
-
-def surface_reach(verts, radius, cx, cy):
-    """The largest distance from ``(cx, cy)`` to the surface of the shape with core
-    vertices ``verts`` and rounding ``radius`` (a body's extent, ``mass.combine``)."""
-    return float(np.hypot(verts[:, 0] - cx, verts[:, 1] - cy).max() + radius)
 
 
 def _polygon(pts, r, method):

@@ -104,19 +104,7 @@ class WorldBulk:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            keys = state.body_keys.new_many(rows)
-            bodies = [Body(self, state, key) for key in keys]
-            state.handles.extend(bodies)
-            sids = _shape_rows(state, rows, filter)
-            pieces = _piece_rows(state, rows, sids, shape, material)
-            _set_mass(state, rows, shape, material[0])
-            per = len(shape._starts) - 1
-            # each handle's piece rows: a row of one (n, per) array (handles never write them)
-            for body, sid, own in zip(bodies, sids.tolist(), pieces.reshape(-1, per)):
-                handle = ShapeHandle(body, sid, shape, material[0], material[1], material[2],
-                                     own, filter)
-                state.shape_handles[sid] = handle
-                body._shapes.append(handle)
+            bodies = _handles(self, state, rows, shape, filter, material)
         finally:
             if collecting:
                 gc.enable()
@@ -152,6 +140,24 @@ def _shape_rows(state, rows, filter_):
     state.shape_handles.extend([None] * max(0, int(sids.max()) + 1 - len(state.shape_handles)))
     return sids
 
+
+def _handles(world, state, rows, shape, filter_, material):
+    """The stores' shape and piece rows of bodies ``rows`` (made by ``_body_rows``), their
+    mass, and the body and shape handles; returns the bodies."""
+    keys = state.body_keys.new_many(rows)
+    bodies = [Body(world, state, key) for key in keys]
+    state.handles.extend(bodies)
+    sids = _shape_rows(state, rows, filter_)
+    pieces = _piece_rows(state, rows, sids, shape, material)
+    _set_mass(state, rows, shape, material[0])
+    per = len(shape._starts) - 1
+    # each handle's piece rows: a row of one (n, per) array (handles never write them)
+    for body, sid, own in zip(bodies, sids.tolist(), pieces.reshape(-1, per)):
+        handle = ShapeHandle(body, sid, shape, material[0], material[1], material[2], own,
+                             filter_)
+        state.shape_handles[sid] = handle
+        body._shapes.append(handle)
+    return bodies
 
 def _piece_rows(state, rows, sids, shape, material):
     """The pieces of every body's shape: vertex rows, piece rows, fat boxes, tree leaves."""
