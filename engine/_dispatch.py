@@ -15,7 +15,8 @@ by its fingerprint, the compact description of its Numba type that Numba's own
 dispatcher computes in C (about 0.1 us an array): the same class and fingerprint mean
 the same type. Either way the call goes straight to the compiled entry point the last
 checked call used. Any other call goes through the dispatcher, which checks and, if need
-be, compiles, exactly as before. The world state keeps the argument tuples it hands the
+be, compiles, exactly as before. Each kernel keeps the fingerprints of its last
+arguments beside them, so only the new argument is fingerprinted. The world state keeps the argument tuples it hands the
 stages (``WorldState.body_arrays`` and the like) until a store changes, which makes the
 identity test the common one. (A fingerprint does not record whether an array is
 aligned; the engine makes no misaligned arrays, and x86 loads them anyway.)
