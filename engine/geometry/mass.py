@@ -65,7 +65,7 @@ def min_extent(shapes):
     >>> min_extent([Polygon.box(4.0, 0.1), Circle(1.0)])
     0.05
     """
-    return min((shape._thin for shape in shapes), default=np.inf)  # (shapes.py: per shape)
+    return min((shape._thin for shape in shapes), default=np.inf)  # (each shape its thinnest)
 
 
 def thinnest(verts, norms, starts, radius):
