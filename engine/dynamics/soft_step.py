@@ -118,8 +118,8 @@ def _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, which):
     if jstarts[BUCKETS] == 0:
         return
     inv_h = 1.0 / h
-    soft = softness(min(params.joint_hertz, JOINT_MAX_HERTZ_FRACTION * inv_h),
-                    params.joint_zeta, h)
+    most = JOINT_MAX_HERTZ_FRACTION * math.sqrt(params.joint_iterations) * inv_h  # constants.py
+    soft = softness(min(params.joint_hertz, most), params.joint_zeta, h)
     for _ in range(1 if which == 0 else params.joint_iterations):
         joint_pass(J, jorder, jstarts, ja, jb, state, inv_mass, inv_inertia, angle, soft, inv_h,
                    np.int64(which))  # (typed, not literal: one compile for all three)
