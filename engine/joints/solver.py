@@ -68,6 +68,9 @@ def prepare_joints(J, kind, ja, jb, btype, angle, com, center, h, in_contact):
     in the substeps (``in_contact`` set)."""
     m = kind.shape[0]
     counts = np.zeros(BUCKETS + 1, np.int64)
+    # Each body's cosine and sine, taken once: a ball of a joint grid has four joints.
+    turn = np.empty((btype.shape[0], 2))
+    known = np.zeros(btype.shape[0], np.uint8)
     for k in range(m):
         t = kind[k]
         a = ja[k]
@@ -78,8 +81,12 @@ def prepare_joints(J, kind, ja, jb, btype, angle, com, center, h, in_contact):
         J[k, J_ACTIVE] = 1.0
         in_contact[a] = 1
         in_contact[b] = 1
-        ca, sa = math.cos(angle[a]), math.sin(angle[a])
-        cb, sb = math.cos(angle[b]), math.sin(angle[b])
+        for i in (a, b):
+            if not known[i]:
+                turn[i, 0] = math.cos(angle[i])
+                turn[i, 1] = math.sin(angle[i])
+                known[i] = 1
+        ca, sa, cb, sb = turn[a, 0], turn[a, 1], turn[b, 0], turn[b, 1]
         J[k, J_FAX], J[k, J_FAY] = _turn(ca, sa, J[k, J_AX] - com[a, 0], J[k, J_AY] - com[a, 1])
         J[k, J_FBX], J[k, J_FBY] = _turn(cb, sb, J[k, J_BX] - com[b, 0], J[k, J_BY] - com[b, 1])
         J[k, J_WUX], J[k, J_WUY] = _turn(ca, sa, J[k, J_UX], J[k, J_UY])
