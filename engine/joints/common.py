@@ -50,8 +50,12 @@ def joint_bodies(k, ja, jb, inv_mass, inv_inertia):
 @njit_inline
 def rotated(S, i, x, y):
     """``(x, y)`` (an anchor at the step's start) turned by body ``i``'s rotation since."""
-    c = S[i, S_QC]
-    s = S[i, S_QS]
+    return turned(S[i, S_QC], S[i, S_QS], x, y)
+
+
+@njit_inline
+def turned(c, s, x, y):
+    """``(x, y)`` turned by the rotation ``(c, s)`` (cosine, sine)."""
     return c * x - s * y, s * x + c * y
 
 
@@ -110,13 +114,17 @@ def limit_terms(c, use_bias, bias_rate, mass_scale, impulse_scale, inv_h):
 
 
 @njit_inline
-def solve_point(J, k, px_col, S, a, b, ma, ia, mb, ib, rax, ray, rbx, rby, cx, cy,
-                bias_rate, mass_scale, impulse_scale):
-    """The point constraint ``anchor B = anchor A`` (a 2x2 block), error ``(cx, cy)``.
-
-    ``J[k, px_col]`` and ``J[k, px_col + 1]`` accumulate its impulse. Returns nothing;
-    the bodies' velocities in ``S`` are updated."""
-    vx, vy = relative_velocity(S, a, b, rax, ray, rbx, rby)
+def point_impulse(ma, ia, mb, ib, rax, ray, rbx, rby, cx, cy, bias_rate, mass_scale,
+                  impulse_scale, vel_a, vel_b, acc_x, acc_y):
+    """The impulse ``(px, py)`` of the point constraint ``anchor B = anchor A`` (a 2x2
+    block) this pass, its error ``(cx, cy)``, the bodies' velocities ``vel_a``, ``vel_b``
+    ``(vx, vy, w)`` and its accumulated impulse ``(acc_x, acc_y)``. Scalars in and out:
+    the revolute joints' pass calls it without handing arrays to a helper (each array a
+    helper takes costs two calls of Numba's reference counting, ``_jit.borrowed``)."""
+    vax, vay, wa = vel_a
+    vbx, vby, wb = vel_b
+    vx = vbx - wb * rby - vax + wa * ray  # (relative_velocity)
+    vy = vby + wb * rbx - vay - wa * rax
     k11 = ma + mb + ia * ray * ray + ib * rby * rby
     k12 = -ia * rax * ray - ib * rbx * rby
     k22 = ma + mb + ia * rax * rax + ib * rbx * rbx
@@ -125,8 +133,36 @@ def solve_point(J, k, px_col, S, a, b, ma, ia, mb, ib, rax, ray, rbx, rby, cx, c
         det = 1.0 / det
     rx = vx + bias_rate * cx
     ry = vy + bias_rate * cy
-    px = -mass_scale * det * (k22 * rx - k12 * ry) - impulse_scale * J[k, px_col]
-    py = -mass_scale * det * (k11 * ry - k12 * rx) - impulse_scale * J[k, px_col + 1]
+    px = -mass_scale * det * (k22 * rx - k12 * ry) - impulse_scale * acc_x
+    py = -mass_scale * det * (k11 * ry - k12 * rx) - impulse_scale * acc_y
+    return px, py
+
+
+@njit_inline
+def pushed(ma, ia, mb, ib, rax, ray, rbx, rby, px, py, torque, vel_a, vel_b):
+    """The velocities ``(vel_a, vel_b)`` after an impulse ``(px, py)`` at the anchors (on
+    B; minus on A) and an angular impulse ``torque`` (:func:`apply_impulse` on scalars)."""
+    vax, vay, wa = vel_a
+    vbx, vby, wb = vel_b
+    return ((vax - ma * px, vay - ma * py, wa - ia * (rax * py - ray * px + torque)),
+            (vbx + mb * px, vby + mb * py, wb + ib * (rbx * py - rby * px + torque)))
+
+
+@njit_inline
+def velocity(S, i):
+    """Body ``i``'s ``(vx, vy, w)`` in the solver state."""
+    return S[i, S_VX], S[i, S_VY], S[i, S_W]
+
+
+@njit_inline
+def solve_point(J, k, px_col, S, a, b, ma, ia, mb, ib, rax, ray, rbx, rby, cx, cy,
+                bias_rate, mass_scale, impulse_scale):
+    """The point constraint ``anchor B = anchor A`` (:func:`point_impulse`), error
+    ``(cx, cy)``. ``J[k, px_col]`` and ``J[k, px_col + 1]`` accumulate its impulse.
+    Returns nothing; the bodies' velocities in ``S`` are updated."""
+    px, py = point_impulse(ma, ia, mb, ib, rax, ray, rbx, rby, cx, cy, bias_rate, mass_scale,
+                           impulse_scale, velocity(S, a), velocity(S, b), J[k, px_col],
+                           J[k, px_col + 1])
     J[k, px_col] += px
     J[k, px_col + 1] += py
     apply_impulse(S, a, b, ma, ia, mb, ib, rax, ray, rbx, rby, px, py, 0.0)

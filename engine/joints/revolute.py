@@ -9,9 +9,8 @@ the point constraint, solved last, is the one best satisfied. The angle is
 one turn.
 """
 from .._jit import njit, njit_inline
-from ..body_state import S_W
-from .common import (apply_impulse, clamp_accumulated, joint_bodies, limit_terms, motor_impulse,
-                     rotated, separation, solve_point)
+from ..body_state import S_DPX, S_DPY, S_QC, S_QS, S_VX, S_VY, S_W
+from .common import clamp_accumulated, limit_terms, motor_impulse, point_impulse, pushed, turned
 from .layout import (J_DCX, J_DCY, J_FAX, J_FAY, J_FBX, J_FBY, J_HZ, J_LIMIT, J_LOWER, J_MMAX,
                      J_PLOWER, J_PMOTOR, J_PSPRING, J_PUPPER, J_PX, J_PY, J_REF,
                      J_S1B, J_S1I, J_S1M, J_UPPER)
@@ -20,17 +19,22 @@ from .layout import (J_DCX, J_DCY, J_FAX, J_FAY, J_FBX, J_FBY, J_HZ, J_LIMIT, J_
 @njit
 def warm_start_revolute(J, idx, ja, jb, S, inv_mass, inv_inertia, parts=True):
     """Apply the revolute joints' accumulated impulses (``idx``: their rows); without
-    ``parts`` the joints have no spring, motor or limits."""
+    ``parts`` the joints have no spring, motor or limits. (Read into scalars and written
+    back, as in :func:`solve_revolute`.)"""
     for k in idx:
         a = ja[k]
         b = jb[k]
-        rax, ray = rotated(S, a, J[k, J_FAX], J[k, J_FAY])
-        rbx, rby = rotated(S, b, J[k, J_FBX], J[k, J_FBY])
+        rax, ray = turned(S[a, S_QC], S[a, S_QS], J[k, J_FAX], J[k, J_FAY])
+        rbx, rby = turned(S[b, S_QC], S[b, S_QS], J[k, J_FBX], J[k, J_FBY])
         axial = 0.0
         if parts:
             axial = J[k, J_PSPRING] + J[k, J_PMOTOR] + J[k, J_PLOWER] - J[k, J_PUPPER]
-        apply_impulse(S, a, b, inv_mass[a], inv_inertia[a], inv_mass[b], inv_inertia[b],
-                      rax, ray, rbx, rby, J[k, J_PX], J[k, J_PY], axial)
+        vel_a, vel_b = pushed(inv_mass[a], inv_inertia[a], inv_mass[b], inv_inertia[b],
+                              rax, ray, rbx, rby, J[k, J_PX], J[k, J_PY], axial,
+                              (S[a, S_VX], S[a, S_VY], S[a, S_W]),
+                              (S[b, S_VX], S[b, S_VY], S[b, S_W]))
+        S[a, S_VX], S[a, S_VY], S[a, S_W] = vel_a
+        S[b, S_VX], S[b, S_VY], S[b, S_W] = vel_b
 
 
 @njit_inline
@@ -74,20 +78,31 @@ def solve_revolute(J, idx, ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h,
     Without ``point`` only the angular parts act (angular and ratchet joints); without
     ``parts`` the joints have no spring, motor or limits (plain pins: the pass reads
     only the row's first 8 columns)."""
-    bias_rate, mass_scale, impulse_scale = soft
     for k in idx:
-        a, b, ma, ia, mb, ib = joint_bodies(k, ja, jb, inv_mass, inv_inertia)
+        a = ja[k]
+        b = jb[k]
+        ma, ia, mb, ib = inv_mass[a], inv_inertia[a], inv_mass[b], inv_inertia[b]
         if parts:
             _angular_parts(J, k, S, a, b, ia, ib, angle[b] - angle[a] - J[k, J_REF], use_bias,
                            soft, inv_h)
         if not point:
             continue
-        rax, ray = rotated(S, a, J[k, J_FAX], J[k, J_FAY])
-        rbx, rby = rotated(S, b, J[k, J_FBX], J[k, J_FBY])
+        # The point part reads the bodies into scalars and writes them back once: no
+        # helper takes an array (see common.point_impulse).
+        rax, ray = turned(S[a, S_QC], S[a, S_QS], J[k, J_FAX], J[k, J_FAY])
+        rbx, rby = turned(S[b, S_QC], S[b, S_QS], J[k, J_FBX], J[k, J_FBY])
+        cx = cy = 0.0
+        bias_rate, mass_scale, impulse_scale = 0.0, 1.0, 0.0  # the relax pass: rigid
         if use_bias:
-            cx, cy = separation(S, a, b, rax, ray, rbx, rby, J[k, J_DCX], J[k, J_DCY])
-            solve_point(J, k, J_PX, S, a, b, ma, ia, mb, ib, rax, ray, rbx, rby, cx, cy,
-                        bias_rate, mass_scale, impulse_scale)
-        else:
-            solve_point(J, k, J_PX, S, a, b, ma, ia, mb, ib, rax, ray, rbx, rby, 0.0, 0.0,
-                        0.0, 1.0, 0.0)
+            cx = S[b, S_DPX] - S[a, S_DPX] + rbx - rax + J[k, J_DCX]  # (common.separation)
+            cy = S[b, S_DPY] - S[a, S_DPY] + rby - ray + J[k, J_DCY]
+            bias_rate, mass_scale, impulse_scale = soft
+        vel_a = (S[a, S_VX], S[a, S_VY], S[a, S_W])
+        vel_b = (S[b, S_VX], S[b, S_VY], S[b, S_W])
+        px, py = point_impulse(ma, ia, mb, ib, rax, ray, rbx, rby, cx, cy, bias_rate,
+                               mass_scale, impulse_scale, vel_a, vel_b, J[k, J_PX], J[k, J_PY])
+        J[k, J_PX] += px
+        J[k, J_PY] += py
+        vel_a, vel_b = pushed(ma, ia, mb, ib, rax, ray, rbx, rby, px, py, 0.0, vel_a, vel_b)
+        S[a, S_VX], S[a, S_VY], S[a, S_W] = vel_a
+        S[b, S_VX], S[b, S_VY], S[b, S_W] = vel_b

@@ -62,12 +62,12 @@ def _bucket(J, k, t):
 def prepare_joints(J, kind, ja, jb, btype, angle, com, center, h, in_contact):
     """Prepare the joints for a step of substeps ``h``; returns ``(order, starts)``:
     ``order[starts[t]:starts[t + 1]]`` are the rows of the active joints of kind ``t``
-    (bucket ``PLAIN_REVOLUTE``: revolute joints without spring, motor or limits).
+    (bucket ``PLAIN_REVOLUTE``: revolute joints without spring, motor or limits), in
+    colour order (:func:`_colour_order`).
 
     A joint is active when one of its bodies is dynamic; both its bodies then take part
     in the substeps (``in_contact`` set)."""
     m = kind.shape[0]
-    counts = np.zeros(BUCKETS + 1, np.int64)
     # Each body's cosine and sine, taken once: a ball of a joint grid has four joints.
     turn = np.empty((btype.shape[0], 2))
     known = np.zeros(btype.shape[0], np.uint8)
@@ -109,15 +109,53 @@ def prepare_joints(J, kind, ja, jb, btype, angle, com, center, h, in_contact):
         if J[k, J_LIMIT] == 0.0:
             J[k, J_PLOWER] = 0.0
             J[k, J_PUPPER] = 0.0
-        counts[_bucket(J, k, t) + 1] += 1
-    starts = np.cumsum(counts)
-    order = np.empty(starts[BUCKETS], np.int32)
-    fill = starts[:BUCKETS].copy()
+    return _colour_order(J, kind, ja, jb, btype)
+
+
+# Colours a joint may take (bits of an int64); a joint whose bodies' joints hold all the
+# others goes to the last, which is not kept independent (it is solved after them).
+COLOURS = 63
+
+
+@njit
+def _colour_order(J, kind, ja, jb, btype):
+    """``(order, starts)`` of the active joints (see :func:`prepare_joints`): by kind,
+    and within a kind by colour, then row. Two joints of one colour share no dynamic
+    body, so the processor overlaps one's pass with the next one's instead of waiting
+    for the velocities it writes (a joint grid's pins in row order share a ball, one
+    joint after the other; coloured, its passes ran 25 % faster, 2026-12-02). Greedy:
+    each joint, in row order, takes the first colour none of its bodies' earlier joints
+    took. Box2D v3 colours its joints too (with the contacts, for threads and SIMD lanes)."""
+    m = kind.shape[0]
+    width = COLOURS + 1
+    taken = np.zeros(btype.shape[0], np.int64)  # each body's colours, a bit each
+    key = np.empty(m, np.int64)
+    counts = np.zeros(BUCKETS * width + 1, np.int64)
+    for k in range(m):
+        if J[k, J_ACTIVE] == 0.0:
+            continue
+        a = ja[k]
+        b = jb[k]
+        used = (taken[a] if btype[a] == DYNAMIC else 0) | (taken[b] if btype[b] == DYNAMIC else 0)
+        c = 0
+        while c < COLOURS and (used >> c) & 1:
+            c += 1
+        if c < COLOURS:
+            if btype[a] == DYNAMIC:
+                taken[a] |= 1 << c
+            if btype[b] == DYNAMIC:
+                taken[b] |= 1 << c
+        key[k] = _bucket(J, k, kind[k]) * width + c
+        counts[key[k] + 1] += 1
+    fill = np.cumsum(counts)
+    order = np.empty(fill[-1], np.int32)
+    starts = np.empty(BUCKETS + 1, np.int64)
+    for t in range(BUCKETS + 1):
+        starts[t] = fill[t * width]
     for k in range(m):
         if J[k, J_ACTIVE] != 0.0:
-            t = _bucket(J, k, kind[k])
-            order[fill[t]] = k
-            fill[t] += 1
+            order[fill[key[k]]] = k
+            fill[key[k]] += 1
     return order, starts
 
 
