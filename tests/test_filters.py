@@ -131,6 +131,32 @@ def test_changing_a_filter_ends_the_contact_within_one_step_and_restores_it():
     assert _touching_shape_pairs(world) == {(floor.id, top.id)}
 
 
+def test_shapes_that_come_to_admit_their_own_kind_find_each_other_at_the_next_step():
+    """The pair search skips a tree when no shape in it can pass a leaf's filter (the
+    balls of Box2D's joint grid never search the moving tree); the unions it decides by
+    follow filter changes. Here a stale union (category 2 masked out everywhere) would
+    keep the two balls apart."""
+    world = World(gravity=(0, 0))
+    own_kind_out = Filter(category=2, mask=ALL_BITS & ~2)
+    balls = []
+    for x in (0.0, 0.8):
+        body = world.create_body(position=(x, 0))
+        balls.append(body.add_shape(Circle(0.5), filter=own_kind_out))
+    world.step(DT)
+    assert _touching_shape_pairs(world) == set()
+    for ball in balls:
+        ball.filter = Filter(category=2, mask=ALL_BITS)
+    world.step(DT)
+    assert _touching_shape_pairs(world) == {tuple(sorted(b.id for b in balls))}
+    balls[1].body.body_type = "static"  # a static ball: the other searches the static tree
+    balls[1].filter = own_kind_out
+    world.step(DT)
+    assert _touching_shape_pairs(world) == set()
+    balls[1].filter = Filter(category=2, mask=ALL_BITS)
+    world.step(DT)
+    assert _touching_shape_pairs(world) == {tuple(sorted(b.id for b in balls))}
+
+
 def test_negative_group_never_collides_positive_always_does():
     world = World()
     ground = world.create_body("static")

@@ -347,7 +347,8 @@ class AABBTree:
         everything = PairRule(user_body, body_type, np.zeros(user_body.shape[0], np.int32),
                               np.ones(1, np.uint64), np.full(1, ~np.uint64(0)), np.zeros(1, np.int64),
                               np.empty(0, np.int64), np.zeros(body_type.shape[0], np.int32), boxes)
-        return tree_find_pairs(self.arrays, other.arrays, moved, everything)
+        return tree_find_pairs(self.arrays, other.arrays, moved, everything,
+                               np.full(4, ~np.uint64(0)))  # (every leaf searches both trees)
 
     def rebuild(self):
         """Rebuild top-down (mid split on the longer centroid axis); leaf ids are kept.

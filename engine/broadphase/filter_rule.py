@@ -11,7 +11,7 @@ import numpy as np
 
 from .._jit import njit_inline
 from .key_sort import search_sorted
-from ..constants import DYNAMIC
+from ..constants import DYNAMIC, STATIC
 
 
 @njit_inline
@@ -75,3 +75,43 @@ def pair_admitted(rule, ua, ub):
     sa = shape[ua]
     sb = shape[ub]
     return should_collide(category[sa], mask[sa], group[sa], category[sb], mask[sb], group[sb])
+
+
+def filter_unions(shape_body, body_type, category, mask):
+    """The unions of the shapes' categories and masks on moving and on static bodies, as
+    ``tree_find_pairs`` takes them: ``(moving, static)``, uint64 (4,) each; ``moving`` is
+    ``(categories on moving bodies, their masks, categories on static bodies, their
+    masks)`` for the search of the moving tree's leaves, ``static`` the same the other
+    way round. Free shape rows (body -1) count for nothing. When the unions leave no
+    shape out of either tree (every default filter), both are all bits set, which the
+    search takes as "no filter test" (it then costs nothing).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> moving, static = filter_unions(np.array([0, 1, -1]), np.array([2, 0], np.int8),
+    ...                                np.array([2, 1, 8], np.uint64),
+    ...                                np.array([1, 7, 8], np.uint64))
+    >>> moving.tolist(), static.tolist()
+    ([2, 1, 1, 7], [1, 7, 2, 1])
+    >>> every, _ = filter_unions(np.array([0, 1]), np.array([2, 0], np.int8),
+    ...                          np.array([1, 1], np.uint64), np.array([1, 1], np.uint64))
+    >>> every.tolist() == [2 ** 64 - 1] * 4
+    True
+    """
+    live = shape_body >= 0
+    fixed = np.zeros(live.shape, np.bool_)
+    fixed[live] = body_type[shape_body[live]] == STATIC
+    unions = []
+    for pick in (live & ~fixed, fixed):
+        unions += [np.bitwise_or.reduce(category[pick]), np.bitwise_or.reduce(mask[pick])]
+    moving = np.array(unions, np.uint64)
+    static = moving[[2, 3, 0, 1]].copy()
+    zero = np.uint64(0)
+    for pick, own in ((live & ~fixed, moving), (fixed, static)):
+        cat, msk = category[pick], mask[pick]
+        if not all((((cat & m) != zero) & ((c & msk) != zero)).all()
+                   for c, m in (own[:2], own[2:])):
+            return moving, static  # some shape can leave some tree out
+    every = np.full(4, ~zero)
+    return every, every.copy()

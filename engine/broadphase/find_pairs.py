@@ -30,11 +30,25 @@ def _pair_key(ua, ub):
     return (min(ua, ub) << 32) | max(ua, ub)
 
 
+@njit_inline
+def _may_pair(rule, u, cats, masks):
+    """Whether user ``u`` may pair with some leaf of a tree whose shapes' categories and
+    masks have the unions ``cats`` and ``masks``: a necessary condition of
+    ``should_collide`` (always true for a shape of a positive group, which collides with
+    its group whatever the masks). Debris whose mask leaves out its own category (the
+    balls of Box2D's joint grid) then never searches the tree of its kind."""
+    s = rule.shape[u]
+    if rule.group[s] > 0:
+        return True
+    return (rule.category[s] & masks) != 0 and (cats & rule.mask[s]) != 0
+
+
 @njit
 def _query_pairs(aabb, child1, child2, height, user, root, s_aabb, s_child1, s_child2,
-                 s_height, s_user, s_root, moved, rule, keys, stack, limit):
+                 s_height, s_user, s_root, moved, rule, keys, stack, limit, unions, filtered):
     """Keys of the pairs of each moved leaf of T with the leaves of T and S (unsorted);
-    stops at ``limit`` keys."""
+    stops at ``limit`` keys. A leaf searches only the trees whose filters it may pass
+    (``unions``: see :func:`tree_find_pairs`; ``filtered``: some may not)."""
     rule = borrowed(rule)  # (see _descend_pairs)
     n = 0
     found = np.empty(64, np.int64)
@@ -47,10 +61,13 @@ def _query_pairs(aabb, child1, child2, height, user, root, s_aabb, s_child1, s_c
         y0 = aabb[leaf, 1]
         x1 = aabb[leaf, 2]
         y1 = aabb[leaf, 3]
-        found, hits = tree_collect(aabb, child1, child2, height, user, root, x0, y0, x1, y1,
-                                   stack, found, 0)
-        found, hits = tree_collect(s_aabb, s_child1, s_child2, s_height, s_user, s_root,
-                                   x0, y0, x1, y1, stack, found, hits)
+        hits = 0
+        if not filtered or _may_pair(rule, ua, unions[0], unions[1]):
+            found, hits = tree_collect(aabb, child1, child2, height, user, root, x0, y0, x1,
+                                       y1, stack, found, 0)
+        if not filtered or _may_pair(rule, ua, unions[2], unions[3]):
+            found, hits = tree_collect(s_aabb, s_child1, s_child2, s_height, s_user, s_root,
+                                       x0, y0, x1, y1, stack, found, hits)
         for h in range(hits):
             ub = found[h]
             if ub == ua or not pair_admitted(rule, ua, ub) or not boxes_overlap(rule, ua, ub):
@@ -161,9 +178,14 @@ def _descend(tree_a, tree_b, same, marked, rule, keys, n, stack_a, stack_b, limi
 
 
 @njit
-def tree_find_pairs(tree, other, moved, rule, limit=1 << 62):
+def tree_find_pairs(tree, other, moved, rule, unions, limit=1 << 62):
     """Candidate pairs for the moved leaves of tree T (``tree``, a ``TreeArrays``) against
     T itself and a second tree S (``other``; an empty tree is fine).
+
+    ``unions`` uint64 (4,): the unions of the categories and of the masks of the shapes
+    in T, then in S (or wider: all bits set, as ``filter_rule.filter_unions`` gives when
+    no shape can be left out, searches everything); a moved leaf whose filter no shape
+    of a tree can pass does not search that tree (:func:`_may_pair`).
 
     ``moved`` int32 (m,): leaf nodes of T whose (fat) box changed; entries that are not
     live leaves are skipped. ``rule`` (a ``PairRule``, see :func:`pair_admitted`) says
@@ -176,7 +198,7 @@ def tree_find_pairs(tree, other, moved, rule, limit=1 << 62):
     reaches it returns ``[-1]`` instead (keys are >= 0), having allocated no more than
     that: 10,000 boxes at one point would otherwise ask for 50 million.
     """
-    tree, other, moved, rule = borrowed((tree, other, moved, rule))  # no atomic counts per call
+    tree, other, moved, rule, unions = borrowed((tree, other, moved, rule, unions))  # no atomic counts
     aabb, parent, child1, child2, height, user, meta = tree
     s_aabb, s_parent, s_child1, s_child2, s_height, s_user, s_meta = other
     keys = np.empty(max(16, 4 * moved.shape[0]), np.int64)
@@ -188,12 +210,22 @@ def tree_find_pairs(tree, other, moved, rule, limit=1 << 62):
     s_depth = 0
     if s_root >= 0:
         s_depth = s_height[s_root]
+    filtered = (unions[0] & unions[1] & unions[2] & unions[3]) != ~np.uint64(0)
     if many_moved(moved.shape[0], meta[META_LEAVES]):
+        # a leaf is marked for each tree whose filters it may pass (1: T, 2: S)
         marked = np.zeros(height.shape[0], np.uint8)
+        seen = 0
+        every = True  # every moved leaf marked for both trees
         for i in range(moved.shape[0]):
             leaf = moved[i]
             if 0 <= leaf < height.shape[0] and height[leaf] == 0:
-                marked[leaf] = 1
+                mark = 3
+                if filtered:
+                    mark = (_may_pair(rule, user[leaf], unions[0], unions[1])
+                            + 2 * _may_pair(rule, user[leaf], unions[2], unions[3]))
+                marked[leaf] = mark
+                seen |= mark
+                every &= mark == 3
         # each step of the descent replaces one entry with at most three
         size = 2 * (2 * depth + s_depth) + 4
         stack_a = np.empty(size, np.int32)
@@ -201,14 +233,19 @@ def tree_find_pairs(tree, other, moved, rule, limit=1 << 62):
         # The flag and the start count go in as typed values, not constants: Numba
         # compiles a callee once per literal argument (True, False, 0), twice here.
         own = (aabb, child1, child2, height, user, root)
-        keys, n = _descend(own, own, np.bool_(True), marked, rule, keys, np.int64(0),
-                           stack_a, stack_b, limit)
-        keys, n = _descend(own, (s_aabb, s_child1, s_child2, s_height, s_user, s_root),
-                           np.bool_(False), marked, rule, keys, n, stack_a, stack_b, limit)
+        n = np.int64(0)
+        if seen & 1:  # some moved leaf may pair with a leaf of T
+            keys, n = _descend(own, own, np.bool_(True), marked if every else marked & np.uint8(1),
+                               rule, keys, n, stack_a, stack_b, limit)
+        if seen & 2:
+            keys, n = _descend(own, (s_aabb, s_child1, s_child2, s_height, s_user, s_root),
+                               np.bool_(False), marked if every else marked & np.uint8(2), rule,
+                               keys, n, stack_a, stack_b, limit)
     else:
         stack = np.empty(max(depth, s_depth) + 2, np.int32)
         keys, n = _query_pairs(aabb, child1, child2, height, user, root, s_aabb, s_child1,
-                               s_child2, s_height, s_user, s_root, moved, rule, keys, stack, limit)
+                               s_child2, s_height, s_user, s_root, moved, rule, keys, stack, limit,
+                               unions, filtered)
     if n >= limit:
         return np.full(1, -1, np.int64)
     m = sort_unique(keys[:n])

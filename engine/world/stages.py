@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import constants as K
 from .._dispatch import StageKernel
+from ..broadphase.filter_rule import filter_unions
 from ..broadphase.find_pairs import tree_find_pairs
 from ..contacts.events import hit_events, sorted_difference, touch_changes
 from ..broadphase.proxies import placed_proxies, refresh_proxies
@@ -84,17 +85,33 @@ def broadphase(state, dt):
     if count == 0 and n_static == 0:
         return  # nothing left its fat box: no new pair (most steps of a resting world)
     rule = state.pair_rule()
+    moving, fixed = _filter_unions(state, rule)
     # Both searches before either merge, each bounded: too many pairs raise before any
     # pair is added or any body moves (the query method finds a pair of two moved
     # leaves twice, hence the factor 2).
     limit = 2 * max(K.MAX_PAIRS - len(state.pairs), 0) + 2
-    found = [_tree_find_pairs(static_tree, tree, placed_static[:n_static], rule, limit) if n_static else NOTHING,
-             _tree_find_pairs(tree, static_tree, moved[:count], rule, limit) if count else NOTHING]
+    found = [_tree_find_pairs(static_tree, tree, placed_static[:n_static], rule, fixed, limit)
+             if n_static else NOTHING,
+             _tree_find_pairs(tree, static_tree, moved[:count], rule, moving, limit) if count else NOTHING]
     if any(len(k) and k[0] < 0 for k in found) or _tracked_after(state, found) > K.MAX_PAIRS:
         _too_many_pairs(state)
     for keys in found:
         if len(keys):
             state.pairs.add(keys, carry)
+
+
+def _filter_unions(state, rule):
+    """``filter_rule.filter_unions`` of the world's shapes, kept while the structure
+    (bodies, their types, shapes, filters: ``WorldState.restructure``) and the pair rule
+    stay the same."""
+    kept = state.scratch.get("filter_unions")
+    if kept is None or kept[0] is not rule or kept[2] != state.structure:
+        s = state.shapes
+        n = s.used
+        kept = state.scratch["filter_unions"] = (rule, filter_unions(
+            s.body[:n], state.bodies.btype[:state.bodies.used], s.category[:n], s.mask[:n]),
+            state.structure)
+    return kept[1]
 
 
 def _tracked_after(state, found):

@@ -10,8 +10,10 @@ from hypothesis import strategies as st
 from engine.broadphase.dynamic_tree import AABBTree, PairRule
 from engine.broadphase import tree_build as B
 from engine.broadphase import tree_ops as K
+from engine.broadphase.filter_rule import filter_unions, should_collide
 from engine.broadphase.find_pairs import tree_find_pairs
 
+EVERY = np.full(4, ~np.uint64(0))  # filter unions that let every leaf search both trees
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -142,7 +144,7 @@ def test_pairs_match_brute_force(seed, n_dyn, n_static, spread, moved_fraction, 
     # both ways of finding them: per-leaf queries, or one descent when many leaves moved
     event(f"path: {'descent' if 4 * moved.size > n_dyn and moved.size > 32 else 'queries'}")
 
-    keys = tree_find_pairs(dyn_tree.arrays, static_tree.arrays, moved, _rule(body, body_type))
+    keys = tree_find_pairs(dyn_tree.arrays, static_tree.arrays, moved, _rule(body, body_type), EVERY)
     assert keys.dtype == np.int64
     assert np.array_equal(keys, expected)
     assert np.all(np.diff(keys) > 0)
@@ -150,6 +152,40 @@ def test_pairs_match_brute_force(seed, n_dyn, n_static, spread, moved_fraction, 
     # within one tree only: the static tree is simply not consulted
     assert np.array_equal(dyn_tree.find_pairs(moved, body, body_type),
                           brute_pairs(moved.tolist(), model_t, {}, body, dynamic))
+
+
+@FAST
+@given(st.integers(0, 2**32 - 1), st.integers(2, 120), st.integers(0, 30), st.floats(0.1, 1.0))
+def test_filtered_pairs_match_brute_force_when_leaves_skip_trees_their_filters_cannot_pass(
+        seed, n_dyn, n_static, moved_fraction):
+    """Each user its own shape with a filter from a few bits and groups; the search gets
+    each tree's filter unions (``filter_rule.filter_unions``), and a leaf whose filter no
+    shape of a tree passes does not search it. The pairs must be exactly those brute
+    force finds with Box2D's rule (``should_collide``). Many draws leave a tree out
+    entirely: a kind whose mask leaves out its own category, as in a joint grid."""
+    rng = np.random.default_rng(seed)
+    n_users = n_dyn + n_static
+    dyn_tree, model_t = build(rng, n_dyn, 10.0, 0)
+    static_tree, model_s = build(rng, n_static, 10.0, n_dyn)
+    body = np.arange(n_users, dtype=np.int32)
+    body_type = np.array([2] * n_dyn + [0] * n_static, np.int8)
+    kinds = rng.integers(0, 3, n_users)  # a few filter kinds, so that some exclude a tree
+    category = np.array([1, 2, 4], np.uint64)[kinds]
+    mask = rng.choice(np.array([1, 2, 4, 3, 5, 6, 7], np.uint64), 3)[kinds]
+    group = rng.choice(np.array([0, 0, 0, 1, -1]), n_users).astype(np.int64)
+    everywhere = np.tile([-np.inf, -np.inf, np.inf, np.inf], (n_users, 1))
+    rule = PairRule(body, body_type, np.arange(n_users, dtype=np.int32), category, mask, group,
+                    np.empty(0, np.int64), np.zeros(n_users, np.int32), everywhere)
+    moving, _ = filter_unions(body, body_type, category, mask)
+    nodes = np.array(sorted(model_t), np.int32)
+    moved = nodes[rng.random(nodes.shape[0]) < moved_fraction]
+    expected = {k for k in brute_pairs(moved.tolist(), model_t, model_s, body, body_type == 2).tolist()
+                if should_collide(category[k >> 32], mask[k >> 32], group[k >> 32],
+                                  category[k & 0xFFFFFFFF], mask[k & 0xFFFFFFFF],
+                                  group[k & 0xFFFFFFFF])}
+    keys = tree_find_pairs(dyn_tree.arrays, static_tree.arrays, moved, rule, moving)
+    assert keys.tolist() == sorted(expected)
+    event(f"path: {'descent' if 4 * moved.size > n_dyn and moved.size > 32 else 'queries'}")
 
 
 @pytest.mark.parametrize("n_static", [0, 30])
@@ -169,8 +205,8 @@ def test_descent_resumes_when_its_key_array_fills(n_static):
     expected = brute_pairs(moved.tolist(), model_t, model_s, body, body_type[body] == 2)
     assert expected.size > 10 * 4 * n_dyn  # the first key array filled ten times over
     rule = _rule(body, body_type)
-    assert np.array_equal(tree_find_pairs(dyn_tree.arrays, static_tree.arrays, moved, rule), expected)
-    limited = tree_find_pairs(dyn_tree.arrays, static_tree.arrays, moved, rule, expected.size // 2)
+    assert np.array_equal(tree_find_pairs(dyn_tree.arrays, static_tree.arrays, moved, rule, EVERY), expected)
+    limited = tree_find_pairs(dyn_tree.arrays, static_tree.arrays, moved, rule, EVERY, expected.size // 2)
     assert limited.tolist() == [-1]
 
 
@@ -180,12 +216,12 @@ def test_pairs_skip_non_leaves():
     body = np.arange(40, dtype=np.int32)
     body_type = np.where(rng.random(40) < 0.5, 2, 0).astype(np.int8)
     nodes = np.array(sorted(model), np.int32)
-    expected = tree_find_pairs(tree.arrays, AABBTree().arrays, nodes, _rule(body, body_type))
+    expected = tree_find_pairs(tree.arrays, AABBTree().arrays, nodes, _rule(body, body_type), EVERY)
     assert expected.size > 0
     internal = np.flatnonzero(tree.arrays.height > 0).astype(np.int32)
     free = np.flatnonzero(tree.arrays.height < 0).astype(np.int32)
     junk = np.concatenate([internal, free, np.array([-1, 10**6], np.int32)])
-    assert tree_find_pairs(tree.arrays, AABBTree().arrays, junk, _rule(body, body_type)).size == 0
+    assert tree_find_pairs(tree.arrays, AABBTree().arrays, junk, _rule(body, body_type), EVERY).size == 0
 
 
 def test_pairs_filter_same_body_and_non_dynamic():
