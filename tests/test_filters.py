@@ -157,6 +157,25 @@ def test_shapes_that_come_to_admit_their_own_kind_find_each_other_at_the_next_st
     assert _touching_shape_pairs(world) == {tuple(sorted(b.id for b in balls))}
 
 
+def test_a_body_made_static_is_found_in_the_static_tree_by_the_pair_search():
+    """Its shapes' filters now count for the static tree's union: without that the ball
+    beside it would skip the static tree (empty of its kind before) and never touch it."""
+    world = World(gravity=(0, 0))
+    world.create_body(position=(50, 0)).add_shape(
+        Circle(0.5), filter=Filter(category=2, mask=ALL_BITS & ~2))  # some filter leaves a tree out
+    a = world.create_body(position=(0, 0)).add_shape(Circle(0.5), filter=Filter(category=2))
+    other = world.create_body(position=(20, 0))
+    b = other.add_shape(Circle(0.5), filter=Filter(category=2))
+    world.step(DT)
+    other.body_type = "static"
+    other.position = (2.0, 0)  # apart: the pair is found when the moving ball comes near
+    world.step(DT)
+    a.body.velocity = (3.0, 0)
+    for _ in range(60):
+        world.step(DT)
+    assert a.body.position[0] < 1.0 + 1e-3  # stopped at the static ball, not through it
+
+
 def test_negative_group_never_collides_positive_always_does():
     world = World()
     ground = world.create_body("static")

@@ -11,7 +11,7 @@ import numpy as np
 
 from .._jit import njit_inline
 from .key_sort import search_sorted
-from ..constants import DYNAMIC, STATIC
+from ..constants import DYNAMIC
 
 
 @njit_inline
@@ -77,41 +77,35 @@ def pair_admitted(rule, ua, ub):
     return should_collide(category[sa], mask[sa], group[sa], category[sb], mask[sb], group[sb])
 
 
-def filter_unions(shape_body, body_type, category, mask):
-    """The unions of the shapes' categories and masks on moving and on static bodies, as
-    ``tree_find_pairs`` takes them: ``(moving, static)``, uint64 (4,) each; ``moving`` is
-    ``(categories on moving bodies, their masks, categories on static bodies, their
+
+def unions_of(kinds):
+    """The unions of the categories and masks of the filter ``kinds`` (a set of
+    ``(category, mask, static)``, the kinds of the shapes on static and on moving bodies)
+    as ``tree_find_pairs`` takes them: ``(moving, static)``, uint64 (4,) each; ``moving``
+    is ``(categories on moving bodies, their masks, categories on static bodies, their
     masks)`` for the search of the moving tree's leaves, ``static`` the same the other
-    way round. Free shape rows (body -1) count for nothing. When the unions leave no
-    shape out of either tree (every default filter), both are all bits set, which the
-    search takes as "no filter test" (it then costs nothing).
+    way round. When the unions leave no kind out of either tree (every default filter),
+    both are all bits set, which the search takes as "no filter test".
 
     Examples
     --------
-    >>> import numpy as np
-    >>> moving, static = filter_unions(np.array([0, 1, -1]), np.array([2, 0], np.int8),
-    ...                                np.array([2, 1, 8], np.uint64),
-    ...                                np.array([1, 7, 8], np.uint64))
+    >>> moving, static = unions_of({(2, 1, False), (1, 7, True)})
     >>> moving.tolist(), static.tolist()
     ([2, 1, 1, 7], [1, 7, 2, 1])
-    >>> every, _ = filter_unions(np.array([0, 1]), np.array([2, 0], np.int8),
-    ...                          np.array([1, 1], np.uint64), np.array([1, 1], np.uint64))
+    >>> every, _ = unions_of({(1, 2 ** 64 - 1, False), (1, 2 ** 64 - 1, True)})
     >>> every.tolist() == [2 ** 64 - 1] * 4
     True
     """
-    live = shape_body >= 0
-    fixed = np.zeros(live.shape, np.bool_)
-    fixed[live] = body_type[shape_body[live]] == STATIC
-    unions = []
-    for pick in (live & ~fixed, fixed):
-        unions += [np.bitwise_or.reduce(category[pick]), np.bitwise_or.reduce(mask[pick])]
-    moving = np.array(unions, np.uint64)
-    static = moving[[2, 3, 0, 1]].copy()
-    zero = np.uint64(0)
-    for pick, own in ((live & ~fixed, moving), (fixed, static)):
-        cat, msk = category[pick], mask[pick]
-        if not all((((cat & m) != zero) & ((c & msk) != zero)).all()
-                   for c, m in (own[:2], own[2:])):
-            return moving, static  # some shape can leave some tree out
-    every = np.full(4, ~zero)
+    cats, masks, held = [0, 0], [0, 0], [False, False]  # [moving, static]
+    for category, mask, static in kinds:
+        cats[static] |= category
+        masks[static] |= mask
+        held[static] = True
+    moving = np.array([cats[0], masks[0], cats[1], masks[1]], np.uint64)
+    static = np.array([cats[1], masks[1], cats[0], masks[0]], np.uint64)
+    for category, mask, fixed in kinds:
+        for tree in (0, 1):  # (an empty tree costs its search nothing)
+            if held[tree] and not (category & masks[tree] and cats[tree] & mask):
+                return moving, static  # some shape can leave some tree out
+    every = np.full(4, ~np.uint64(0))
     return every, every.copy()

@@ -183,7 +183,7 @@ def tree_find_pairs(tree, other, moved, rule, unions, limit=1 << 62):
     T itself and a second tree S (``other``; an empty tree is fine).
 
     ``unions`` uint64 (4,): the unions of the categories and of the masks of the shapes
-    in T, then in S (or wider: all bits set, as ``filter_rule.filter_unions`` gives when
+    in T, then in S (or wider: all bits set, as ``filter_rule.unions_of`` gives when
     no shape can be left out, searches everything); a moved leaf whose filter no shape
     of a tree can pass does not search that tree (:func:`_may_pair`).
 

@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from .. import constants as K
-from . import sleeping
+from . import filter_kinds, sleeping
 from ..broadphase.proxies import fat_box
 from ..constants import DYNAMIC, STATIC
 from ..contacts.pair_keys import keys_involve, pairs_kept_without
@@ -37,6 +37,8 @@ def write_filter(state, sid, filter_):
     shapes.category[sid] = filter_.category
     shapes.mask[sid] = filter_.mask
     shapes.group[sid] = filter_.group
+    filter_kinds.note(state, filter_.category, filter_.mask,
+                      state.bodies.btype[shapes.body[sid]] == STATIC)
     state.touch(shapes=True)
 
 

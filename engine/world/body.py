@@ -8,7 +8,7 @@ from .. import constants as K
 from .._api import live_read_only
 from .._checks import as_between, as_flag, as_float, as_non_negative, as_vec2, as_within
 from ..constants import DYNAMIC
-from . import attach
+from . import attach, filter_kinds
 from .body_shapes import BodyShapes
 from .body_sleep import BodySleep
 from .body_forces import BodyForces
@@ -185,6 +185,8 @@ class Body(BodyShapes, BodySleep, BodyForces):
         # Static pieces live in the static tree, dynamic and kinematic ones in the other.
         moved_trees = (old == BodyType.STATIC) != (kind == BodyType.STATIC)
         attach.reinsert_pieces(state, self._pieces(), moved_trees=moved_trees)
+        if moved_trees:
+            filter_kinds.forget(state)  # its shapes' filters are in the other tree now
         state.mark_placed(i)
         sleeping.wake_joined(state, i)  # its joints may now link it to sleeping islands
         attach.drop_pairs_of_body(state, i)

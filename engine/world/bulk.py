@@ -20,6 +20,7 @@ from ..constants import DYNAMIC, MOVED_BY_HAND, STATIC
 from ..geometry.limits import as_density
 from ..geometry.mass import combine, min_extent
 from ..geometry.shapes import Shape
+from . import filter_kinds
 from .attach import write_mass
 from .body import Body
 from .body_type import BodyType
@@ -137,6 +138,8 @@ def _shape_rows(state, rows, filter_):
     shapes.category[sids] = filter_.category
     shapes.mask[sids] = filter_.mask
     shapes.group[sids] = filter_.group
+    filter_kinds.note(state, filter_.category, filter_.mask,
+                      state.bodies.btype[rows[0]] == STATIC)  # (one type for all)
     state.shape_handles.extend([None] * max(0, int(sids.max()) + 1 - len(state.shape_handles)))
     return sids
 

@@ -11,14 +11,13 @@ import numpy as np
 
 from .. import constants as K
 from .._dispatch import StageKernel
-from ..broadphase.filter_rule import filter_unions
 from ..broadphase.find_pairs import tree_find_pairs
 from ..contacts.events import hit_events, sorted_difference, touch_changes
 from ..broadphase.proxies import placed_proxies, refresh_proxies
 from ..dynamics.continuous import find_fast, solve_continuous
 from ..dynamics.sleep import update_sleep, wake_touched
 from ..dynamics.soft_step import step_bodies
-from . import callbacks, compile_ahead
+from . import callbacks, compile_ahead, filter_kinds
 from .joint_rows import break_overloaded
 from .one_way import one_way_platforms
 from .events import NO_EVENTS, ContactEvents, SensorEvents, sensor_pairs
@@ -85,7 +84,7 @@ def broadphase(state, dt):
     if count == 0 and n_static == 0:
         return  # nothing left its fat box: no new pair (most steps of a resting world)
     rule = state.pair_rule()
-    moving, fixed = _filter_unions(state, rule)
+    moving, fixed = filter_kinds.search_unions(state)
     # Both searches before either merge, each bounded: too many pairs raise before any
     # pair is added or any body moves (the query method finds a pair of two moved
     # leaves twice, hence the factor 2).
@@ -98,20 +97,6 @@ def broadphase(state, dt):
     for keys in found:
         if len(keys):
             state.pairs.add(keys, carry)
-
-
-def _filter_unions(state, rule):
-    """``filter_rule.filter_unions`` of the world's shapes, kept while the structure
-    (bodies, their types, shapes, filters: ``WorldState.restructure``) and the pair rule
-    stay the same."""
-    kept = state.scratch.get("filter_unions")
-    if kept is None or kept[0] is not rule or kept[2] != state.structure:
-        s = state.shapes
-        n = s.used
-        kept = state.scratch["filter_unions"] = (rule, filter_unions(
-            s.body[:n], state.bodies.btype[:state.bodies.used], s.category[:n], s.mask[:n]),
-            state.structure)
-    return kept[1]
 
 
 def _tracked_after(state, found):

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from engine.broadphase.dynamic_tree import AABBTree, PairRule
 from engine.broadphase import tree_build as B
 from engine.broadphase import tree_ops as K
-from engine.broadphase.filter_rule import filter_unions, should_collide
+from engine.broadphase.filter_rule import should_collide, unions_of
 from engine.broadphase.find_pairs import tree_find_pairs
 
 EVERY = np.full(4, ~np.uint64(0))  # filter unions that let every leaf search both trees
@@ -159,7 +159,7 @@ def test_pairs_match_brute_force(seed, n_dyn, n_static, spread, moved_fraction, 
 def test_filtered_pairs_match_brute_force_when_leaves_skip_trees_their_filters_cannot_pass(
         seed, n_dyn, n_static, moved_fraction):
     """Each user its own shape with a filter from a few bits and groups; the search gets
-    each tree's filter unions (``filter_rule.filter_unions``), and a leaf whose filter no
+    each tree's filter unions (``filter_rule.unions_of``), and a leaf whose filter no
     shape of a tree passes does not search it. The pairs must be exactly those brute
     force finds with Box2D's rule (``should_collide``). Many draws leave a tree out
     entirely: a kind whose mask leaves out its own category, as in a joint grid."""
@@ -176,7 +176,7 @@ def test_filtered_pairs_match_brute_force_when_leaves_skip_trees_their_filters_c
     everywhere = np.tile([-np.inf, -np.inf, np.inf, np.inf], (n_users, 1))
     rule = PairRule(body, body_type, np.arange(n_users, dtype=np.int32), category, mask, group,
                     np.empty(0, np.int64), np.zeros(n_users, np.int32), everywhere)
-    moving, _ = filter_unions(body, body_type, category, mask)
+    moving, _ = unions_of(set(zip(category.tolist(), mask.tolist(), (body_type == 0).tolist())))
     nodes = np.array(sorted(model_t), np.int32)
     moved = nodes[rng.random(nodes.shape[0]) < moved_fraction]
     expected = {k for k in brute_pairs(moved.tolist(), model_t, model_s, body, body_type == 2).tolist()
