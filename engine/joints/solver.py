@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from .._jit import njit
+from .._jit import borrowed, njit
 from ..constants import DYNAMIC
 from .common import softness
 from .distance import solve_distance, warm_start_distance
@@ -67,10 +67,14 @@ def prepare_joints(J, kind, ja, jb, btype, angle, com, center, h, in_contact):
 
     A joint is active when one of its bodies is dynamic; both its bodies then take part
     in the substeps (``in_contact`` set)."""
+    # borrowed: else each call of _bucket counts J atomically (the caller keeps them alive)
+    J, kind, ja, jb, btype, angle, com, center, in_contact = borrowed(
+        (J, kind, ja, jb, btype, angle, com, center, in_contact))
     m = kind.shape[0]
     # Each body's cosine and sine, taken once: a ball of a joint grid has four joints.
     turn = np.empty((btype.shape[0], 2))
     known = np.zeros(btype.shape[0], np.uint8)
+    bucket = np.full(m, -1, np.int64)  # each active joint's bucket (-1: not solved)
     for k in range(m):
         t = kind[k]
         a = ja[k]
@@ -109,30 +113,33 @@ def prepare_joints(J, kind, ja, jb, btype, angle, com, center, h, in_contact):
         if J[k, J_LIMIT] == 0.0:
             J[k, J_PLOWER] = 0.0
             J[k, J_PUPPER] = 0.0
-    return _colour_order(J, kind, ja, jb, btype)
+        bucket[k] = _bucket(J, k, t)
+    return _colour_order(bucket, ja, jb, btype)
 
 
-# Colours a joint may take (bits of an int64); a joint whose bodies' joints hold all the
-# others goes to the last, which is not kept independent (it is solved after them).
+# Colours a joint may take, a bit each of an int64 per body. A joint whose two bodies
+# already hold all of them goes into colour COLOURS, whose joints may share bodies (they
+# are solved one after another, as in row order).
 COLOURS = 63
 
 
 @njit
-def _colour_order(J, kind, ja, jb, btype):
-    """``(order, starts)`` of the active joints (see :func:`prepare_joints`): by kind,
-    and within a kind by colour, then row. Two joints of one colour share no dynamic
+def _colour_order(bucket, ja, jb, btype):
+    """``(order, starts)`` of the active joints (see :func:`prepare_joints`; ``bucket``:
+    each joint's bucket, -1 for one not solved): by bucket, and within a bucket by
+    colour, then row. Two joints of one colour share no dynamic
     body, so the processor overlaps one's pass with the next one's instead of waiting
     for the velocities it writes (a joint grid's pins in row order share a ball, one
     joint after the other; coloured, its passes ran 25 % faster, 2026-12-02). Greedy:
     each joint, in row order, takes the first colour none of its bodies' earlier joints
     took. Box2D v3 colours its joints too (with the contacts, for threads and SIMD lanes)."""
-    m = kind.shape[0]
+    m = bucket.shape[0]
     width = COLOURS + 1
     taken = np.zeros(btype.shape[0], np.int64)  # each body's colours, a bit each
     key = np.empty(m, np.int64)
     counts = np.zeros(BUCKETS * width + 1, np.int64)
     for k in range(m):
-        if J[k, J_ACTIVE] == 0.0:
+        if bucket[k] < 0:
             continue
         a = ja[k]
         b = jb[k]
@@ -145,7 +152,7 @@ def _colour_order(J, kind, ja, jb, btype):
                 taken[a] |= 1 << c
             if btype[b] == DYNAMIC:
                 taken[b] |= 1 << c
-        key[k] = _bucket(J, k, kind[k]) * width + c
+        key[k] = bucket[k] * width + c
         counts[key[k] + 1] += 1
     fill = np.cumsum(counts)
     order = np.empty(fill[-1], np.int32)
@@ -153,7 +160,7 @@ def _colour_order(J, kind, ja, jb, btype):
     for t in range(BUCKETS + 1):
         starts[t] = fill[t * width]
     for k in range(m):
-        if J[k, J_ACTIVE] != 0.0:
+        if bucket[k] >= 0:
             order[fill[key[k]]] = k
             fill[key[k]] += 1
     return order, starts
