@@ -212,35 +212,34 @@ def tree_find_pairs(tree, other, moved, rule, unions, limit=1 << 62):
         s_depth = s_height[s_root]
     filtered = (unions[0] & unions[1] & unions[2] & unions[3]) != ~np.uint64(0)
     if many_moved(moved.shape[0], meta[META_LEAVES]):
-        # a leaf is marked for each tree whose filters it may pass (1: T, 2: S)
-        marked = np.zeros(height.shape[0], np.uint8)
-        seen = 0
-        every = True  # every moved leaf marked for both trees
+        # a leaf is marked for each tree whose filters it may pass (written out, not
+        # with array operations: those make loading this kernel import Numba's ufuncs)
+        marked = np.zeros(height.shape[0], np.uint8)  # for the search of T
+        s_marked = np.zeros(height.shape[0], np.uint8)  # of S
+        seen = s_seen = False
         for i in range(moved.shape[0]):
             leaf = moved[i]
             if 0 <= leaf < height.shape[0] and height[leaf] == 0:
-                mark = 3
-                if filtered:
-                    mark = (_may_pair(rule, user[leaf], unions[0], unions[1])
-                            + 2 * _may_pair(rule, user[leaf], unions[2], unions[3]))
-                marked[leaf] = mark
-                seen |= mark
-                every &= mark == 3
+                own = not filtered or _may_pair(rule, user[leaf], unions[0], unions[1])
+                other = not filtered or _may_pair(rule, user[leaf], unions[2], unions[3])
+                marked[leaf] = own
+                s_marked[leaf] = other
+                seen |= own
+                s_seen |= other
         # each step of the descent replaces one entry with at most three
         size = 2 * (2 * depth + s_depth) + 4
         stack_a = np.empty(size, np.int32)
         stack_b = np.empty(size, np.int32)
         # The flag and the start count go in as typed values, not constants: Numba
         # compiles a callee once per literal argument (True, False, 0), twice here.
-        own = (aabb, child1, child2, height, user, root)
+        tree_t = (aabb, child1, child2, height, user, root)
         n = np.int64(0)
-        if seen & 1:  # some moved leaf may pair with a leaf of T
-            keys, n = _descend(own, own, np.bool_(True), marked if every else marked & np.uint8(1),
-                               rule, keys, n, stack_a, stack_b, limit)
-        if seen & 2:
-            keys, n = _descend(own, (s_aabb, s_child1, s_child2, s_height, s_user, s_root),
-                               np.bool_(False), marked if every else marked & np.uint8(2), rule,
-                               keys, n, stack_a, stack_b, limit)
+        if seen:  # some moved leaf may pair with a leaf of T
+            keys, n = _descend(tree_t, tree_t, np.bool_(True), marked, rule, keys, n, stack_a,
+                               stack_b, limit)
+        if s_seen:
+            keys, n = _descend(tree_t, (s_aabb, s_child1, s_child2, s_height, s_user, s_root),
+                               np.bool_(False), s_marked, rule, keys, n, stack_a, stack_b, limit)
     else:
         stack = np.empty(max(depth, s_depth) + 2, np.int32)
         keys, n = _query_pairs(aabb, child1, child2, height, user, root, s_aabb, s_child1,
