@@ -77,7 +77,6 @@ def pair_admitted(rule, ua, ub):
     return should_collide(category[sa], mask[sa], group[sa], category[sb], mask[sb], group[sb])
 
 
-
 def unions_of(kinds):
     """The unions of the categories and masks of the filter ``kinds`` (a set of
     ``(category, mask, static)``, the kinds of the shapes on static and on moving bodies)

@@ -10,8 +10,6 @@ which keeps the unions wide enough, never too narrow); it lives in the state's s
 (not pickled: rebuilt from the shapes when next needed), and a body that changes tree
 (static to moving or back) drops it.
 """
-import numpy as np
-
 from ..broadphase.filter_rule import unions_of
 from ..constants import STATIC
 
@@ -36,7 +34,17 @@ def forget(state):
 
 def search_unions(state):
     """``(moving, static)``: the ``unions`` of ``tree_find_pairs`` for the moving tree's
-    search and for the static tree's (``filter_rule.unions_of``)."""
+    search and for the static tree's (``filter_rule.unions_of``).
+
+    Examples
+    --------
+    >>> from engine import Circle, Filter, World
+    >>> world = World()
+    >>> _ = world.create_body().add_shape(Circle(0.5), filter=Filter(category=2, mask=1))
+    >>> moving, static = search_unions(world._state)
+    >>> moving.tolist(), static.tolist()  # the moving tree: category 2 and mask 1 only
+    ([2, 1, 0, 0], [0, 0, 2, 1])
+    """
     kinds = state.scratch.get(_KINDS)
     if kinds is None:
         s = state.shapes
