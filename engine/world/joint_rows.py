@@ -79,10 +79,14 @@ def world_of(bodies, i, local):
 def drop_pairs_between(state, a, b):
     """Forget the tracked pairs between bodies ``a`` and ``b`` (joined without collision);
     the ones touching end at the next step."""
+    if not len(state.pairs):
+        return
     pa, pb = state.pairs.pieces()
     body = state.pieces.body
     ba, bb = body[pa], body[pb]
-    state.pairs.keep(~(((ba == a) & (bb == b)) | ((ba == b) & (bb == a))))
+    between = ((ba == a) & (bb == b)) | ((ba == b) & (bb == a))
+    if between.any():  # (none, for two bodies just made: a ragdoll's joints)
+        state.pairs.keep(~between)
 
 
 def remove_joint(state, row):
