@@ -198,10 +198,16 @@ def axial_speed(S, a, b, ux, uy, arm_a, arm_b):
 def clamp_accumulated(J, k, col, impulse, low, high):
     """Add ``impulse`` to ``J[k, col]`` clamped to ``[low, high]``; returns the impulse
     actually added."""
-    old = J[k, col]
+    J[k, col], added = clamped(J[k, col], impulse, low, high)
+    return added
+
+
+@njit_inline
+def clamped(old, impulse, low, high):
+    """``(new, added)``: the accumulated impulse ``old + impulse`` clamped to ``[low,
+    high]``, and the impulse that adds (:func:`clamp_accumulated` on scalars)."""
     new = min(max(old + impulse, low), high)
-    J[k, col] = new
-    return new - old
+    return new, new - old
 
 
 @njit_inline

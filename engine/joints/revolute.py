@@ -10,9 +10,9 @@ one turn.
 """
 from .._jit import njit, njit_inline
 from ..body_state import S_DPX, S_DPY, S_QC, S_QS, S_VX, S_VY, S_W
-from .common import clamp_accumulated, limit_terms, motor_impulse, point_impulse, pushed, turned
+from .common import clamped, limit_terms, point_impulse, pushed, turned
 from .layout import (J_DCX, J_DCY, J_FAX, J_FAY, J_FBX, J_FBY, J_HZ, J_LIMIT, J_LOWER, J_MMAX,
-                     J_PLOWER, J_PMOTOR, J_PSPRING, J_PUPPER, J_PX, J_PY, J_REF,
+                     J_MSPEED, J_PLOWER, J_PMOTOR, J_PSPRING, J_PUPPER, J_PX, J_PY, J_REF,
                      J_S1B, J_S1I, J_S1M, J_UPPER)
 
 
@@ -38,36 +38,41 @@ def warm_start_revolute(J, idx, ja, jb, S, inv_mass, inv_inertia, parts=True):
 
 
 @njit_inline
-def _angular_parts(J, k, S, a, b, ia, ib, theta, use_bias, soft, inv_h):
-    """Spring, motor and limits of revolute joint ``k`` on its angle ``theta``."""
+def _angular_parts(J, k, wa, wb, ia, ib, theta, use_bias, soft, inv_h):
+    """Spring, motor and limits of revolute joint ``k`` on its angle ``theta``: the two
+    bodies' angular velocities ``wa``, ``wb`` after them (the impulses accumulate in
+    ``J``; no helper here takes an array, see :func:`solve_revolute`)."""
     bias_rate, mass_scale, impulse_scale = soft
     axial_mass = 1.0 / (ia + ib) if ia + ib > 0.0 else 0.0
     if J[k, J_HZ] > 0.0:  # the spring acts in both passes: it is a real spring
-        cdot = S[b, S_W] - S[a, S_W]
+        cdot = wb - wa
         imp = (-axial_mass * J[k, J_S1M] * (cdot + J[k, J_S1B] * theta)
                - J[k, J_S1I] * J[k, J_PSPRING])
         J[k, J_PSPRING] += imp
-        S[a, S_W] -= ia * imp
-        S[b, S_W] += ib * imp
-    if J[k, J_MMAX] > 0.0:
-        imp = motor_impulse(J, k, axial_mass, S[b, S_W] - S[a, S_W], inv_h)
-        S[a, S_W] -= ia * imp
-        S[b, S_W] += ib * imp
+        wa -= ia * imp
+        wb += ib * imp
+    if J[k, J_MMAX] > 0.0:  # (common.motor_impulse)
+        most = J[k, J_MMAX] / inv_h
+        J[k, J_PMOTOR], imp = clamped(J[k, J_PMOTOR], axial_mass * (J[k, J_MSPEED] - (wb - wa)),
+                                      -most, most)
+        wa -= ia * imp
+        wb += ib * imp
     if J[k, J_LIMIT] != 0.0:
         bias, ms, isc = limit_terms(theta - J[k, J_LOWER], use_bias, bias_rate, mass_scale,
                                     impulse_scale, inv_h)
-        cdot = S[b, S_W] - S[a, S_W]
+        cdot = wb - wa
         imp = -axial_mass * ms * (cdot + bias) - isc * J[k, J_PLOWER]
-        imp = clamp_accumulated(J, k, J_PLOWER, imp, 0.0, 1e300)
-        S[a, S_W] -= ia * imp
-        S[b, S_W] += ib * imp
+        J[k, J_PLOWER], imp = clamped(J[k, J_PLOWER], imp, 0.0, 1e300)
+        wa -= ia * imp
+        wb += ib * imp
         bias, ms, isc = limit_terms(J[k, J_UPPER] - theta, use_bias, bias_rate, mass_scale,
                                     impulse_scale, inv_h)
-        cdot = S[a, S_W] - S[b, S_W]
+        cdot = wa - wb
         imp = -axial_mass * ms * (cdot + bias) - isc * J[k, J_PUPPER]
-        imp = clamp_accumulated(J, k, J_PUPPER, imp, 0.0, 1e300)
-        S[a, S_W] += ia * imp
-        S[b, S_W] -= ib * imp
+        J[k, J_PUPPER], imp = clamped(J[k, J_PUPPER], imp, 0.0, 1e300)
+        wa += ia * imp
+        wb -= ib * imp
+    return wa, wb
 
 
 @njit
@@ -83,8 +88,9 @@ def solve_revolute(J, idx, ja, jb, S, inv_mass, inv_inertia, angle, soft, inv_h,
         b = jb[k]
         ma, ia, mb, ib = inv_mass[a], inv_inertia[a], inv_mass[b], inv_inertia[b]
         if parts:
-            _angular_parts(J, k, S, a, b, ia, ib, angle[b] - angle[a] - J[k, J_REF], use_bias,
-                           soft, inv_h)
+            S[a, S_W], S[b, S_W] = _angular_parts(J, k, S[a, S_W], S[b, S_W], ia, ib,
+                                                  angle[b] - angle[a] - J[k, J_REF], use_bias,
+                                                  soft, inv_h)
         if not point:
             continue
         # The point part reads the bodies into scalars and writes them back once: no
