@@ -213,10 +213,20 @@ def clamped(old, impulse, low, high):
 @njit_inline
 def motor_impulse(J, k, mass, cdot, inv_h):
     """A motor's impulse this pass towards its speed (``mass``: the effective mass along
-    its axis, ``cdot``: the speed now); the accumulated impulse is clamped to the largest
-    force or torque times the substep ``1 / inv_h``, either way."""
-    most = J[k, J_MMAX] / inv_h
-    return clamp_accumulated(J, k, J_PMOTOR, mass * (J[k, J_MSPEED] - cdot), -most, most)
+    its axis, ``cdot``: the speed now), accumulated in ``J[k, J_PMOTOR]``
+    (:func:`motor_clamped`)."""
+    J[k, J_PMOTOR], added = motor_clamped(J[k, J_PMOTOR], J[k, J_MMAX], J[k, J_MSPEED], mass,
+                                          cdot, inv_h)
+    return added
+
+
+@njit_inline
+def motor_clamped(acc, most_force, speed, mass, cdot, inv_h):
+    """``(new, added)`` for a motor whose accumulated impulse is ``acc``: the impulse
+    towards ``speed``, the accumulated one clamped to the largest force or torque
+    ``most_force`` times the substep ``1 / inv_h``, either way."""
+    most = most_force / inv_h
+    return clamped(acc, mass * (speed - cdot), -most, most)
 
 
 @njit_inline

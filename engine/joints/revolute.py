@@ -10,7 +10,7 @@ one turn.
 """
 from .._jit import njit, njit_inline
 from ..body_state import S_DPX, S_DPY, S_QC, S_QS, S_VX, S_VY, S_W
-from .common import clamped, limit_terms, point_impulse, pushed, turned
+from .common import clamped, limit_terms, motor_clamped, point_impulse, pushed, turned
 from .layout import (J_DCX, J_DCY, J_FAX, J_FAY, J_FBX, J_FBY, J_HZ, J_LIMIT, J_LOWER, J_MMAX,
                      J_MSPEED, J_PLOWER, J_PMOTOR, J_PSPRING, J_PUPPER, J_PX, J_PY, J_REF,
                      J_S1B, J_S1I, J_S1M, J_UPPER)
@@ -51,10 +51,9 @@ def _angular_parts(J, k, wa, wb, ia, ib, theta, use_bias, soft, inv_h):
         J[k, J_PSPRING] += imp
         wa -= ia * imp
         wb += ib * imp
-    if J[k, J_MMAX] > 0.0:  # (common.motor_impulse)
-        most = J[k, J_MMAX] / inv_h
-        J[k, J_PMOTOR], imp = clamped(J[k, J_PMOTOR], axial_mass * (J[k, J_MSPEED] - (wb - wa)),
-                                      -most, most)
+    if J[k, J_MMAX] > 0.0:
+        J[k, J_PMOTOR], imp = motor_clamped(J[k, J_PMOTOR], J[k, J_MMAX], J[k, J_MSPEED],
+                                            axial_mass, wb - wa, inv_h)
         wa -= ia * imp
         wb += ib * imp
     if J[k, J_LIMIT] != 0.0:
