@@ -21,24 +21,48 @@ import numpy as np
 from ._jit import njit
 from ._memory import move_items
 
-__all__ = ["Columns", "Handles", "copy_into", "reuse"]
+__all__ = ["Columns", "Handles", "copy_into", "reuse", "rows_removed"]
 
 
 @njit
-def _shift_rows(columns, fills, i, n):
-    """Rows ``i + 1 .. n - 1`` of every column moved to ``i .. n - 2`` and row ``n - 1``
-    set to the column's fill: ``columns`` the columns as ``(capacity, bytes a row)``
-    uint8 views, ``fills`` their fill rows one after the other (bytes). One call instead
-    of two NumPy operations per column: the body store's 28 columns, 130 rows, shifted
-    in 26 us, now in 4 (2026-11-28), most of it Numba taking the 28 views."""
+def _delete_rows(columns, fills, gone, n):
+    """Rows ``gone`` (int64, sorted, unique, all below ``n``) removed from the first
+    ``n`` rows of every column, the rows between them moved down to close the gaps, and
+    the ``len(gone)`` rows freed at the end set to the column's fill: ``columns`` the
+    columns as ``(capacity, bytes a row)`` uint8 views, ``fills`` their fill rows one
+    after the other (bytes). One call instead of NumPy operations per column: the body
+    store's 28 columns, 130 rows, shifted by one row in 26 us, in 4 this way
+    (2026-11-28), most of it Numba taking the 28 views; many rows removed at once move
+    each row once."""
     at = 0
+    k = gone.shape[0]
     for c in range(len(columns)):
         rows = columns[c]
         width = rows.shape[1]
-        move_items(rows.reshape(rows.size), i * width, (i + 1) * width, (n - 1 - i) * width)
-        for b in range(width):
-            rows[n - 1, b] = fills[at + b]
+        flat = rows.reshape(rows.size)
+        for g in range(k):  # the run of rows after gone[g] moves down by g + 1 rows
+            stop = gone[g + 1] if g + 1 < k else n
+            move_items(flat, (gone[g] - g) * width, (gone[g] + 1) * width,
+                       (stop - gone[g] - 1) * width)
+        for r in range(n - k, n):
+            for b in range(width):
+                rows[r, b] = fills[at + b]
         at += width
+
+
+def rows_removed(rows, gone):
+    """Rows of a dense store, in place, after the rows ``gone`` (sorted int64) were
+    removed from it (:meth:`Columns.delete_rows`): each moves up by the number of rows
+    removed below it, as that many single deletions would move it; negative entries
+    (no row) stay as they are.
+
+    Examples
+    --------
+    >>> rows = np.array([0, 2, 4, -1], np.int32)
+    >>> rows_removed(rows, np.array([1, 3])); rows.tolist()
+    [0, 1, 2, -1]
+    """
+    rows -= np.searchsorted(gone, rows).astype(rows.dtype)
 
 
 def copy_into(src, old=None):
@@ -199,7 +223,26 @@ class Columns:
             self.reset_row(i)
             return
         columns, fills = self._byte_rows()
-        _shift_rows(columns, fills, int(i), int(n))
+        _delete_rows(columns, fills, np.array([i], np.int64), int(n))
+
+    def delete_rows(self, rows):
+        """Remove the rows ``rows`` (sorted, unique, below ``used``) of a dense store at
+        once: the rows between them shift down, each moved once.
+
+        Examples
+        --------
+        >>> c = Columns({"x": (np.float64, (), -1.0)}, 8)
+        >>> c.append(5); c.x[:5] = [0, 1, 2, 3, 4]
+        0
+        >>> c.delete_rows(np.array([1, 3])); c.x[:5].tolist(), c.used
+        ([0.0, 2.0, 4.0, -1.0, -1.0], 3)
+        """
+        rows = np.asarray(rows, np.int64)
+        if rows.size:
+            columns, fills = self._byte_rows()
+            _delete_rows(columns, fills, rows, int(self.used))
+            self.used -= int(rows.size)
+            self.version += 1
 
     def _byte_rows(self):
         """Every column as a ``(capacity, bytes a row)`` uint8 view of it, and the
@@ -336,6 +379,11 @@ class Handles:
     def size(self):
         """Slots in the table: the most objects that were alive at once."""
         return self._slots
+
+    def rows_removed(self, gone):
+        """The rows ``gone`` (sorted int64) of the dense store were removed: the keys'
+        rows after them move up (:func:`rows_removed`)."""
+        rows_removed(self._rows[: self._slots], gone)
 
     def shift_after(self, row):
         """Rows greater than ``row`` move down by one (a dense store deleted ``row``)."""

@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._store import Columns
+from .._store import Columns, rows_removed
 from .layout import JOINT_SIZE
 
 __all__ = ["JointStore", "JointArrays"]
@@ -87,6 +87,14 @@ class JointStore:
         c = self.columns
         for col in (c.body_a[:c.used], c.body_b[:c.used]):
             col[col > i] -= 1
+        self.shifts += 1
+
+    def body_rows_removed(self, gone):
+        """Body rows ``gone`` (sorted int64) were deleted at once: the body rows after
+        them moved up (``engine._store.rows_removed``)."""
+        c = self.columns
+        for col in (c.body_a[:c.used], c.body_b[:c.used]):
+            rows_removed(col, gone)
         self.shifts += 1
 
     def arrays(self):

@@ -163,9 +163,9 @@ class RagdollRain:
             return
         kind, column = event
         for row in range(self.rows):
-            for rig in self.groups.pop((row, column), []) if kind == "replace" else []:
-                for body in rig.bodies:
-                    self.world.destroy_body(body)
+            if kind == "replace":  # the drop's ragdolls in one call: the rows left move once
+                self.world.destroy_bodies(
+                    [body for rig in self.groups.pop((row, column), []) for body in rig.bodies])
             x, y = self.origin(row, column)
             self.groups[(row, column)] = [
                 ragdoll(self.world, (x + 0.5 * i, y), joint_friction=0.05, joint_hertz=5.0,

@@ -15,24 +15,87 @@ import numpy as np
 
 from .. import constants as K
 from .._checks import as_array, as_between, as_restitution
+from .._store import rows_removed
 from ..broadphase.proxies import insert_pieces
 from ..constants import DYNAMIC, MOVED_BY_HAND, STATIC
 from ..geometry.limits import as_density
 from ..geometry.mass import combine, min_extent
 from ..geometry.shapes import Shape
-from . import filter_kinds
+from . import filter_kinds, sleeping
 from .attach import write_mass
 from .body import Body
 from .body_type import BodyType
 from .filter import Filter
+from .joint_rows import destroy_joints_of_body
 from .shape_handle import ShapeHandle
 from .state import ProxyParams
 
-__all__ = ["WorldBulk"]
+__all__ = ["WorldBulk", "unlink_body"]
+
+
+def unlink_body(state, i, body):
+    """What destroying ``body`` (row ``i``) does before its row goes: wake what touches
+    it, destroy its joints, remove its shapes (``World.destroy_body`` and
+    ``World.destroy_bodies``)."""
+    sleeping.wake_neighbours(state, i)
+    if len(state.joints):
+        destroy_joints_of_body(state, i)
+    body._detach_all()
 
 
 class WorldBulk:
-    """``World.create_bodies``: many bodies with one shape each, from arrays."""
+    """``World.create_bodies`` (many bodies with one shape each, from arrays) and
+    ``World.destroy_bodies``."""
+
+    def destroy_bodies(self, bodies):
+        """Remove many bodies, their shapes and their joints in one call; their handles
+        raise from now on (pymunk's ``space.remove(*bodies)``).
+
+        The world ends as ``destroy_body`` called on each would leave it, in any order:
+        the bodies that stay keep their order and move up in the array views. But
+        each of their rows moves once, where ``destroy_body`` moves every row after the
+        destroyed one at each call: removing k bodies of a world of n costs O(n + k)
+        rather than O(n k) (a ragdoll of 11 bodies among 4,000: 0.55 ms one by one).
+
+        Parameters
+        ----------
+        bodies : iterable of Body
+            Live bodies of this world, each at most once. All are checked before any
+            is removed: a bad one raises and leaves the world unchanged.
+
+        Examples
+        --------
+        >>> from engine import World, Circle
+        >>> world = World()
+        >>> balls = [world.create_body(position=(x, 0)) for x in range(5)]
+        >>> world.destroy_bodies([balls[3], balls[1]])
+        >>> world.positions[:, 0].tolist(), world.body_index(balls[4])
+        ([0.0, 2.0, 4.0], 2)
+        """
+        state = self._state
+        state.check_unlocked()
+        bodies = list(bodies)
+        rows = [self._body_row(body) for body in bodies]
+        if len(set(rows)) != len(rows):
+            raise ValueError("destroy_bodies got the same body more than once: list each "
+                             "body to destroy once")
+        if not rows:
+            return
+        for body, i in zip(bodies, rows):
+            unlink_body(state, i, body)
+        gone = np.array(sorted(rows), np.int64)
+        state.bodies.delete_rows(gone)
+        keep = np.ones(len(state.handles), bool)
+        keep[gone] = False
+        state.handles = [h for h, kept in zip(state.handles, keep) if kept]
+        for body in bodies:
+            state.body_keys.kill(body._key)
+        state.body_keys.rows_removed(gone)
+        rows_removed(state.pieces.body[: state.pieces.used], gone)
+        rows_removed(state.shapes.body[: state.shapes.used], gone)
+        if len(state.joints):
+            state.joints.body_rows_removed(gone)
+        state.restructure()
 
     def create_bodies(self, shape, positions, angles=0.0, *, body_type=BodyType.DYNAMIC,
                       velocities=(0.0, 0.0), angular_velocities=0.0, density=1.0,

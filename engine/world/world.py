@@ -26,10 +26,8 @@ from .world_joints import WorldJoints
 from .joint_settings import JointSettings
 from .world_sleep import WorldSleep
 from .world_snapshot import WorldSnapshots
-from .bulk import WorldBulk
-from . import sleeping
+from .bulk import WorldBulk, unlink_body
 from .world_angular_joints import AngularJoints
-from .joint_rows import destroy_joints_of_body
 from .attach import write_mass
 from .body import Body
 from .body_type import BodyType
@@ -196,10 +194,7 @@ class World(WorldBulk, WorldEvents, WorldQueries, WorldJoints, AngularJoints, Jo
         state = self._state
         state.check_unlocked()
         i = self._body_row(body)
-        sleeping.wake_neighbours(state, i)
-        if len(state.joints):
-            destroy_joints_of_body(state, i)
-        body._detach_all()
+        unlink_body(state, i, body)
         state.bodies.delete(i)
         del state.handles[i]
         state.body_keys.kill(body._key)
