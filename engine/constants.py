@@ -73,6 +73,12 @@ REBUILD_GROWTH = 1.2
 # 11.6 cm, 4.4 cm (Box2D v3.1: 11.8 cm, 1.7 cm); 7 x 80 Hz 1.8 cm, 1.04 cm (0.6 cm at the
 # end). docs/internals.md says what else was tried.
 SUBSTEPS = 7
+
+# Contacts per solve block: islands are packed into blocks of about this many contacts,
+# and each block runs all its substeps before the next one, so that its contacts' solver
+# data (about 400 bytes each) stays in the processor's cache (dynamics/solve_blocks.py;
+# results do not depend on it). 0: one block.
+SOLVE_BLOCK_CONTACTS = 2048
 CONTACT_HERTZ = 80.0
 CONTACT_DAMPING_RATIO = 10.0
 

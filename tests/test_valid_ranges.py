@@ -175,7 +175,8 @@ def test_the_speed_cap_holds_for_any_finite_speed(speed, free):
                        np.zeros((n, 2)), np.zeros(n))
         state[:, S_VX], state[:, S_VY] = vel[:, 0], vel[:, 1]
     else:
-        integrate_velocities(DT / 4, *args, state, K.MAX_LINEAR_SPEED, K.MAX_ROTATION)
+        integrate_velocities(DT / 4, *args[:4], (1, 0, n), *args[4:], state, K.MAX_LINEAR_SPEED,
+                             K.MAX_ROTATION)  # (1, 0, n): one solve block, every body
     v = state[:, [S_VX, S_VY]]
     assert np.hypot(v[:, 0], v[:, 1]) == pytest.approx(np.full(n, K.MAX_LINEAR_SPEED), rel=1e-12)
     assert (np.sign(v[:, 0]) == [1, -1, 1]).all()

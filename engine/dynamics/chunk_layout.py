@@ -99,12 +99,13 @@ V_VAX, V_VAY, V_WA, V_VBX, V_VBY, V_WB, V_DX, V_DY, V_QCA, V_QSA, V_QCB, V_QSB =
 
 @njit
 def plan_chunks(colour_counts):
-    """The chunks of contacts in solve order, from the contacts per colour
-    (``order_contacts``): each colour's contacts in runs of at most ``CHUNK``.
+    """The chunks of contacts in solve order, from the contacts per block and colour
+    (``order_contacts``: ``COLORS + 1`` entries per solve block): each colour's contacts
+    in runs of at most ``CHUNK``.
 
     Returns ``(first, size, sequential)``: int64 arrays, the index of each chunk's first
     contact in solve order and its number of contacts, and uint64, 1 for the overflow
-    group's chunks (solved one contact at a time; the last entry of ``colour_counts``).
+    groups' chunks (solved one contact at a time; the last entry of each block's).
 
     Examples
     --------
@@ -119,19 +120,19 @@ def plan_chunks(colour_counts):
     [0, 0, 0, 1]
     """
     total = 0
-    for c in range(COLORS + 1):
+    for c in range(colour_counts.shape[0]):
         total += (colour_counts[c] + CHUNK - 1) // CHUNK
     plan = np.empty((3, total), np.int64)  # one allocation: small worlds feel each
     first, size = plan[0], plan[1]
     sequential = plan[2].view(np.uint64)
     t = 0
     row = 0
-    for c in range(COLORS + 1):
+    for c in range(colour_counts.shape[0]):
         left = colour_counts[c]
         while left > 0:
             first[t] = row
             size[t] = min(left, CHUNK)
-            sequential[t] = c == COLORS
+            sequential[t] = c % (COLORS + 1) == COLORS
             row += size[t]
             left -= size[t]
             t += 1
@@ -208,3 +209,27 @@ def _put_body(state, i, vx, vy, w, add):
         state[i, S_VX] = vx
         state[i, S_VY] = vy
         state[i, S_W] = w
+
+
+@njit_inline
+def block_chunks(per_color, count, colors):
+    """int64 (count + 1,): the first chunk of each block and the total, from the contacts
+    per block and colour ``per_color`` (``count * colors`` entries, ``plan_chunks``'
+    runs of at most ``CHUNK``)."""
+    starts = np.zeros(count + 1, np.int64)
+    for k in range(count):
+        chunks = 0
+        for c in range(colors):
+            chunks += (per_color[k * colors + c] + CHUNK - 1) // CHUNK
+        starts[k + 1] = starts[k] + chunks
+    return starts
+
+
+@njit_inline
+def chunk_range(chunks, t0, t1):
+    """The colour chunks ``t0 .. t1 - 1`` of ``chunks`` (``chunk_layout.carve_chunks``) as
+    chunks of their own: views, read and written by the passes as the whole would be."""
+    cw, ca, cb, first, size, sequential, v = chunks
+    span = FIELDS * CHUNK
+    return (cw[t0 * span:t1 * span], ca[t0 * CHUNK:t1 * CHUNK], cb[t0 * CHUNK:t1 * CHUNK],
+            first[t0:t1], size[t0:t1], sequential[t0:t1], v)

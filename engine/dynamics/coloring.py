@@ -15,9 +15,10 @@ written by a contact, so they do not constrain the colouring.
 """
 import numpy as np
 
-from .._jit import njit
+from .._jit import njit, njit_inline
 from ..constants import DYNAMIC
 from ..contacts.layout import C_COUNT
+from .solve_blocks import solve_blocks
 
 # Colours tried per contact; a contact that finds all taken goes to an overflow group
 # solved last, in pair order (correct, only slower).
@@ -25,8 +26,9 @@ COLORS = 62
 
 
 @njit
-def order_contacts(rows, cba, cbb, inv_mass, inv_inertia, stype, order, touched, per_color):
-    """Write the indices of the rows with points to ``order``, grouped by colour.
+def order_contacts(rows, cba, cbb, inv_mass, inv_inertia, stype, order, touched, budget):
+    """Write the indices of the rows with points to ``order``, grouped by solve block
+    and colour.
 
     Parameters
     ----------
@@ -39,24 +41,27 @@ def order_contacts(rows, cba, cbb, inv_mass, inv_inertia, stype, order, touched,
         The solver's body types: a row with no dynamic body (one asleep counts as
         static) is left out.
     order : int32 (m,)
-        Output: ``order[:count]`` are the active rows, colour by colour, each colour in
-        row order (deterministic).
+        Output: ``order[:count]`` are the active rows, block by block, each block's
+        colour by colour, each colour in row order (deterministic).
     touched : uint8 (n,)
         Output: 1 for every body in an active row, else left as it was (pass zeros).
-    per_color : int64 (COLORS + 1,)
-        Output: the number of rows of each colour, in solve order; the last entry is
-        the overflow group's (rows that found every colour taken: not independent).
+    budget : int
+        Contacts a solve block holds (``solve_blocks.solve_blocks``; 0: one block). The
+        colours do not depend on the blocks: a row's colour depends only on the rows of
+        its own bodies before it.
 
     Returns
     -------
-    int
-        ``count``, the number of active rows.
+    (count, per_color, block, blocks)
+        ``count`` the number of active rows; ``per_color`` int64 (blocks * (COLORS + 1),)
+        the number of rows of each block and colour, in solve order, each block's last
+        entry its overflow group's (rows that found every colour taken: not
+        independent); ``block`` each row's block (empty for one block) and ``blocks``.
     """
     n = inv_mass.shape[0]
     used = np.zeros(n, np.int64)  # bit c set: the body already has a contact of colour c
-    color = np.empty(rows.shape[0], np.int32)
-    for c in range(COLORS + 1):
-        per_color[c] = 0
+    color = np.empty(rows.shape[0], np.int32)  # then: the row's place in per_color
+    one = np.zeros(COLORS + 1, np.int64)  # rows per colour
     count = 0
     for i in range(rows.shape[0]):
         a = cba[i]
@@ -80,17 +85,31 @@ def order_contacts(rows, cba, cbb, inv_mass, inv_inertia, stype, order, touched,
             if write_b:
                 used[b] |= 1 << c
         color[i] = c
-        per_color[c] += 1
+        one[c] += 1
         count += 1
-    # counting sort: where each colour starts in ``order``
-    start = np.empty(COLORS + 1, np.int64)
+    block, blocks = solve_blocks(color, cba, cbb, stype, touched, count, budget)
+    per_color = one
+    if blocks > 1:  # each row's place: its block's colours come after the blocks before
+        per_color = np.zeros(blocks * (COLORS + 1), np.int64)
+        for i in range(rows.shape[0]):
+            if color[i] >= 0:
+                color[i] += block[i] * (COLORS + 1)
+                per_color[color[i]] += 1
+    _sort_rows(color, per_color, order)
+    return count, per_color, block, blocks
+
+
+@njit_inline
+def _sort_rows(color, per_color, order):
+    """A counting sort: the rows with a place ``color[i] >= 0`` into ``order``, place by
+    place (``per_color[c]`` rows each), each place's in row order."""
+    start = np.empty(per_color.shape[0], np.int64)
     total = 0
-    for c in range(COLORS + 1):
+    for c in range(per_color.shape[0]):
         start[c] = total
         total += per_color[c]
-    for i in range(rows.shape[0]):
+    for i in range(color.shape[0]):
         c = color[i]
         if c >= 0:
             order[start[c]] = i
             start[c] += 1
-    return count

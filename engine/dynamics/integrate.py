@@ -63,14 +63,17 @@ def _velocity(h, ax, ay, alpha, lin_damp, ang_damp, vx, vy, w, max_speed, max_ro
 
 
 @njit
-def integrate_velocities(h, gravity, lane, btype, in_contact, inv_mass, inv_inertia, force,
-                         torque, lin_damp, ang_damp, gravity_scale, state, max_speed,
+def integrate_velocities(h, gravity, lane, btype, in_contact, block, inv_mass, inv_inertia,
+                         force, torque, lin_damp, ang_damp, gravity_scale, state, max_speed,
                          max_rotation):
-    """One substep of velocity integration for the dynamic bodies with ``in_contact``
-    set; ``state`` is (n, STATE_SIZE). ``gravity`` (lanes, 2) is each lane's gravity
-    and ``lane`` each body's lane (one row and all zeros outside a ``WorldBatch``)."""
-    for i in range(btype.shape[0]):
-        if btype[i] != DYNAMIC or not in_contact[i]:
+    """One substep of velocity integration for the dynamic bodies of one solve block:
+    ``block`` is ``(tag, lo, hi)``, and its bodies are those of rows ``lo .. hi - 1``
+    whose ``in_contact`` is ``tag`` (``solve_blocks.block_spans``; one block: 1, 0, n).
+    ``state`` is (n, STATE_SIZE). ``gravity`` (lanes, 2) is each lane's gravity and
+    ``lane`` each body's lane (one row and all zeros outside a ``WorldBatch``)."""
+    tag, lo, hi = block
+    for i in range(lo, hi):
+        if btype[i] != DYNAMIC or in_contact[i] != tag:
             continue
         im = inv_mass[i]
         gx = gravity[lane[i], 0]
@@ -123,10 +126,10 @@ def _advanced(h, vx, vy, w, cx, cy, c0x, c0y, a, qc, qs):
 
 
 @njit
-def integrate_positions(h, btype, in_contact, state, center, angle, center0, max_speed,
+def integrate_positions(h, btype, in_contact, block, state, center, angle, center0, max_speed,
                         max_rotation, pseudo, split):
-    """One substep of ``c += h*v``, ``angle += h*w`` for the moving bodies with
-    ``in_contact`` set.
+    """One substep of ``c += h*v``, ``angle += h*w`` for the moving bodies of one solve
+    block (``block``: see :func:`integrate_velocities`).
 
     A dynamic body's velocity is capped again here (:func:`_capped`, and stored back):
     :func:`integrate_velocities` capped it before the warm start and the biased pass,
@@ -147,8 +150,9 @@ def integrate_positions(h, btype, in_contact, state, center, angle, center0, max
     (under the same caps), and they are cleared. A second loop, so that the usual
     substep pays nothing for it.
     """
-    for i in range(btype.shape[0]):
-        if btype[i] == STATIC or not in_contact[i]:
+    tag, lo, hi = block
+    for i in range(lo, hi):
+        if btype[i] == STATIC or in_contact[i] != tag:
             continue
         if btype[i] == DYNAMIC:  # kinematic bodies move as told (see _velocity)
             state[i, S_VX], state[i, S_VY], state[i, S_W] = _capped(
@@ -159,8 +163,8 @@ def integrate_positions(h, btype, in_contact, state, center, angle, center0, max
             center0[i, 0], center0[i, 1], angle[i], state[i, S_QC], state[i, S_QS])
     if not split:
         return
-    for i in range(btype.shape[0]):
-        if btype[i] != DYNAMIC or not in_contact[i]:  # only dynamic bodies are pushed
+    for i in range(lo, hi):
+        if btype[i] != DYNAMIC or in_contact[i] != tag:  # only dynamic bodies are pushed
             continue
         # the total motion capped: the body's own first, then what the push adds
         vx, vy, w = _capped(h, state[i, S_VX] + pseudo[i, 0], state[i, S_VY] + pseudo[i, 1],

@@ -34,7 +34,7 @@ import math
 import numpy as np
 
 from .._jit import borrowed, copy_items, copy_rows, njit, njit_inline
-from .chunk_layout import carve_chunks
+from .chunk_layout import block_chunks, carve_chunks, chunk_range
 from .coloring import COLORS, order_contacts
 from .contact_solver import RELAX, SOLVE, WARM_START, contact_pass, push_deep
 from .impacts import impacts
@@ -42,6 +42,7 @@ from .restitution import restitution
 from .integrate import cap_velocities, integrate_free, integrate_positions, integrate_velocities
 from ..body_state import STATE_SIZE, S_DPX, S_DPY, S_QC, S_QS, S_VX, S_VY, S_W
 from .solver_rows import gather, scatter
+from .solve_blocks import block_spans
 from ..contacts.events import most_gravity
 from ..constants import (JOINT_MAX_HERTZ_FRACTION, MAX_HERTZ_FRACTION, MOVED_BY_HAND, STATIC,
                          STATIC_HERTZ_FACTOR)
@@ -91,6 +92,22 @@ def _centers_of_mass(pos, angle, com):
 
 
 @njit_inline
+def _contact_order(rows, cba, cbb, bodies, stype, budget):
+    """``(order, in_contact, per_color, (spans, chunk_starts))``: the active contact rows
+    in solve order, block by block and colour by colour (``coloring.order_contacts``,
+    ``budget`` contacts a block), the bodies they touch (tagged by block), the rows per
+    block and colour, and each block's bodies (``solve_blocks.block_spans``) and first
+    chunk (``chunk_layout.block_chunks``)."""
+    order = np.empty(rows.shape[0], np.int32)
+    in_contact = np.zeros(bodies.btype.shape[0], np.uint8)
+    count, per_color, block, blocks = order_contacts(
+        rows, cba, cbb, bodies.inv_mass, bodies.inv_inertia, stype, order, in_contact, budget)
+    spans = block_spans(block, blocks, cba, cbb, stype, in_contact)
+    return order[:count], in_contact, per_color, (spans, block_chunks(per_color, blocks,
+                                                                      COLORS + 1))
+
+
+@njit_inline
 def _start_state(vel, angvel, stype, in_contact):
     """float64 (n, STATE_SIZE): the bodies' velocities, no displacement, no rotation, in
     the rows of the bodies the solver reads (in contact, or static); the rows of free
@@ -126,20 +143,22 @@ def _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, which):
 
 
 @njit
-def _substeps(bodies, stype, params, h, in_contact, state, center, center0, chunks, joints):
+def _substeps(bodies, stype, params, h, blocks, state, center, center0, chunks, joints):
     """The substep loop over the bodies in contact or joined (Box2D v3
     ``b2SolverStage_*`` order): integrate velocities, warm start, solve (biased),
-    integrate positions, relax; joints before contacts in each pass. ``joints`` is
-    ``(rows, order, starts, body_a, body_b)`` from ``prepare_joints``, or None for a
-    world without joints: then Numba prunes the joint calls and never compiles the
-    joint kernels (about 17 s of a first run's compile), which is why this is a
-    separately compiled function and not inlined."""
+    integrate positions, relax; joints before contacts in each pass. ``blocks`` is
+    ``(in_contact, spans, chunk_starts)``: the bodies in contact or joined (tagged with
+    their block), each block's ``(tag, lo, hi)`` and first chunk (``solve_blocks.py``);
+    each block's substeps run before the next block's (one block when there are joints). ``joints`` is ``(rows, order, starts, body_a, body_b)`` from
+    ``prepare_joints``, or None for a world without joints: then Numba prunes the joint
+    calls and never compiles the joint kernels (about 17 s of a first run's compile),
+    which is why this is a separately compiled function and not inlined."""
     # No atomic counts on the arrays handed to the passes, 5 to 8 calls per substep
     # (the caller keeps every one of them alive for this call).
     # (``joints`` stays as it is: Numba prunes the joint calls only while it is the
     # argument itself.)
-    bodies, stype, params, in_contact, state, center, center0, chunks = borrowed(
-        (bodies, stype, params, in_contact, state, center, center0, chunks))
+    bodies, stype, params, blocks, state, center, center0, chunks = borrowed(
+        (bodies, stype, params, blocks, state, center, center0, chunks))
     substeps, gravity, hertz, zeta = params.substeps, params.gravity, params.hertz, params.zeta
     pushout, impact_gap, max_speed, max_rotation = (params.pushout, params.impact_gap,
                                                     params.max_speed, params.max_rotation)
@@ -147,34 +166,38 @@ def _substeps(bodies, stype, params, h, in_contact, state, center, center0, chun
     soft_dyn, soft_static = _contact_softness(hertz, zeta, h, inv_h)
     inv_mass, inv_inertia, angle = bodies.inv_mass, bodies.inv_inertia, bodies.angle
     pseudo = np.zeros((0, 3))  # deep points' push-out (contact_solver.push_deep), if any
-    for sub in range(substeps):
-        # Alternate the order of a manifold's two points between substeps so that the
-        # Gauss-Seidel bias of solving one point first does not accumulate into spin.
-        reverse = sub % 2 == 1
-        integrate_velocities(h, gravity, bodies.lane, stype, in_contact, bodies.inv_mass,
-                             bodies.inv_inertia, bodies.force, bodies.torque, bodies.lin_damp,
-                             bodies.ang_damp, bodies.gravity_scale, state, max_speed,
-                             max_rotation)
-        if joints is not None:
-            _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, 0)
-        contact_pass(chunks, state, np.int64(WARM_START), inv_h, soft_dyn, soft_static, pushout,
-                     impact_gap, reverse)
-        if joints is not None:
-            # joints that cannot all hold kick bodies here (see cap_velocities)
-            cap_velocities(h, stype, in_contact, state, max_speed, max_rotation)
-            _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, 1)
-        deep = contact_pass(chunks, state, np.int64(SOLVE), inv_h, soft_dyn, soft_static, pushout,
-                            impact_gap, reverse)
-        if deep > 0:  # points deeper than SPLIT_PUSHOUT_DEPTH: pushed by position alone
-            if pseudo.shape[0] == 0:
-                pseudo = np.zeros((state.shape[0], 3))
-            push_deep(chunks, state, soft_dyn, soft_static, pushout, pseudo)
-        integrate_positions(h, stype, in_contact, state, center, bodies.angle, center0,
-                            max_speed, max_rotation, pseudo, np.bool_(deep > 0))
-        if joints is not None:
-            _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, 2)
-        contact_pass(chunks, state, np.int64(RELAX), inv_h, soft_dyn, soft_static, pushout, impact_gap,
-                     reverse)
+    in_contact, spans, chunk_starts = blocks
+    for block in range(spans.shape[0]):
+        part = chunk_range(chunks, chunk_starts[block], chunk_starts[block + 1])
+        span = (spans[block, 0], spans[block, 1], spans[block, 2])
+        for sub in range(substeps):
+            # Alternate the order of a manifold's two points between substeps so that the
+            # Gauss-Seidel bias of solving one point first does not accumulate into spin.
+            reverse = sub % 2 == 1
+            integrate_velocities(h, gravity, bodies.lane, stype, in_contact, span,
+                                 bodies.inv_mass, bodies.inv_inertia, bodies.force,
+                                 bodies.torque, bodies.lin_damp, bodies.ang_damp,
+                                 bodies.gravity_scale, state, max_speed, max_rotation)
+            if joints is not None:
+                _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, 0)
+            contact_pass(part, state, np.int64(WARM_START), inv_h, soft_dyn, soft_static,
+                         pushout, impact_gap, reverse)
+            if joints is not None:
+                # joints that cannot all hold kick bodies here (see cap_velocities)
+                cap_velocities(h, stype, in_contact, state, max_speed, max_rotation)
+                _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, 1)
+            deep = contact_pass(part, state, np.int64(SOLVE), inv_h, soft_dyn, soft_static,
+                                pushout, impact_gap, reverse)
+            if deep > 0:  # points deeper than SPLIT_PUSHOUT_DEPTH: pushed by position alone
+                if pseudo.shape[0] == 0:
+                    pseudo = np.zeros((state.shape[0], 3))
+                push_deep(part, state, soft_dyn, soft_static, pushout, pseudo)
+            integrate_positions(h, stype, in_contact, span, state, center, bodies.angle,
+                                center0, max_speed, max_rotation, pseudo, np.bool_(deep > 0))
+            if joints is not None:
+                _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, 2)
+            contact_pass(part, state, np.int64(RELAX), inv_h, soft_dyn, soft_static, pushout,
+                         impact_gap, reverse)
 
 
 @njit_inline
@@ -258,13 +281,11 @@ def step_bodies(bodies, pairs, joints, bouncy, params, scratch):
     copy_rows(bodies.pos0, bodies.pos, n)  # the continuous stage sweeps from these
     copy_items(bodies.angle0, bodies.angle, n)
 
-    # Contacts with points, in colour order; bodies that touch one are integrated
-    # substep by substep around the contact passes, free ones in one go.
-    order = np.empty(rows.shape[0], np.int32)
-    in_contact = np.zeros(n, np.uint8)
-    per_color = np.empty(COLORS + 1, np.int64)
-    order = order[:order_contacts(rows, cba, cbb, bodies.inv_mass, bodies.inv_inertia, stype,
-                                  order, in_contact, per_color)]
+    # Contacts with points, block by block (solve_blocks.py; one block with joints),
+    # colour by colour; bodies that touch one are integrated substep by substep around
+    # the contact passes, free ones in one go.
+    order, in_contact, per_color, blocks = _contact_order(
+        rows, cba, cbb, bodies, stype, params.block_contacts if joints is None else 0)
     joined = 0
     if joints is not None:  # None: a world without joints (see _substeps)
         jorder, jstarts = prepare_joints(joints.data, joints.kind, joints.body_a, joints.body_b,
@@ -279,16 +300,17 @@ def step_bodies(bodies, pairs, joints, bouncy, params, scratch):
     # The passes run over the active rows in that order, copied into colour chunks
     # (chunk_layout.py, solver_rows.py), which SIMD lanes solve side by side.
     chunks, scratch = carve_chunks(per_color, scratch)
+    plan = (in_contact,) + blocks
     gather(rows, order, cba, cbb, bodies.inv_mass, bodies.inv_inertia, state, chunks, h)
-    if order.shape[0] > 0 or joined > 0:  # else every body was free
-        center0 = center.copy()  # (read by the substeps alone)
+    if order.shape[0] > 0 or joined > 0:  # else every body was free (center0: read by
+        center0 = center.copy()  # the substeps alone)
         if bouncy is not None:
             impacts(chunks, state, bouncy, params.restitution_threshold, params.impact_gap,
                     params.dt, h, center, center0, bodies.angle)
         if joints is None:
-            _substeps(bodies, stype, params, h, in_contact, state, center, center0, chunks, None)
+            _substeps(bodies, stype, params, h, plan, state, center, center0, chunks, None)
         else:
-            _substeps(bodies, stype, params, h, in_contact, state, center, center0, chunks,
+            _substeps(bodies, stype, params, h, plan, state, center, center0, chunks,
                       (joints.data, jorder, jstarts, joints.body_a, joints.body_b))
     restitution(chunks, state, params.restitution_threshold)
     results = pairs.results

@@ -129,6 +129,7 @@ class SolverParams(NamedTuple):
     joint_zeta: float
     joint_iterations: int
     hit_threshold: float  # m/s: the solver lists the pairs whose hits may be faster
+    block_contacts: int  # contacts a solve block holds (dynamics/solve_blocks.py)
 
 
 class ContinuousParams(NamedTuple):
@@ -368,7 +369,8 @@ class WorldState:
                 SolverParams(dt, self.substeps, gravity, K.CONTACT_HERTZ, K.CONTACT_DAMPING_RATIO,
                              K.MAX_PUSHOUT_SPEED, K.RESTITUTION_THRESHOLD, K.LINEAR_SLOP,
                              K.MAX_LINEAR_SPEED, K.MAX_ROTATION, self.joint_hertz,
-                             self.joint_zeta, self.joint_iterations, float(self.hit_threshold))))
+                             self.joint_zeta, self.joint_iterations, float(self.hit_threshold),
+                             int(K.SOLVE_BLOCK_CONTACTS))))
         return self._params[1]
 
     def proxy_params(self, dt):
