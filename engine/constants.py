@@ -79,6 +79,9 @@ SUBSTEPS = 7
 # data (about 400 bytes each) stays in the processor's cache (dynamics/solve_blocks.py;
 # results do not depend on it). 0: one block.
 SOLVE_BLOCK_CONTACTS = 2048
+# Steps a world solves as one block, without looking for its islands, after the search
+# found that blocks would not pay (one island holds nearly every contact).
+SOLVE_BLOCK_RETRY = 16
 CONTACT_HERTZ = 80.0
 CONTACT_DAMPING_RATIO = 10.0
 

@@ -99,7 +99,8 @@ def _run(cache_dir):
 # Kernels compiled twice on purpose: a world without joints passes None for them, so
 # its step never compiles the joint solvers; the first world with a joint compiles the
 # step again with them (docs/performance.md).
-COMPILED_TWICE = {"engine.dynamics.soft_step.step_bodies", "engine.dynamics.soft_step._substeps"}
+COMPILED_TWICE = {"engine.dynamics.soft_step.step_bodies", "engine.dynamics.soft_step._solve_block",
+                  "engine.dynamics.soft_step._substeps"}
 
 
 def test_cold_and_warm_runs_give_bit_identical_states(tmp_path):

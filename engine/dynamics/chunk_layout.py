@@ -209,27 +209,3 @@ def _put_body(state, i, vx, vy, w, add):
         state[i, S_VX] = vx
         state[i, S_VY] = vy
         state[i, S_W] = w
-
-
-@njit_inline
-def block_chunks(per_color, count, colors):
-    """int64 (count + 1,): the first chunk of each block and the total, from the contacts
-    per block and colour ``per_color`` (``count * colors`` entries, ``plan_chunks``'
-    runs of at most ``CHUNK``)."""
-    starts = np.zeros(count + 1, np.int64)
-    for k in range(count):
-        chunks = 0
-        for c in range(colors):
-            chunks += (per_color[k * colors + c] + CHUNK - 1) // CHUNK
-        starts[k + 1] = starts[k] + chunks
-    return starts
-
-
-@njit_inline
-def chunk_range(chunks, t0, t1):
-    """The colour chunks ``t0 .. t1 - 1`` of ``chunks`` (``chunk_layout.carve_chunks``) as
-    chunks of their own: views, read and written by the passes as the whole would be."""
-    cw, ca, cb, first, size, sequential, v = chunks
-    span = FIELDS * CHUNK
-    return (cw[t0 * span:t1 * span], ca[t0 * CHUNK:t1 * CHUNK], cb[t0 * CHUNK:t1 * CHUNK],
-            first[t0:t1], size[t0:t1], sequential[t0:t1], v)

@@ -56,7 +56,8 @@ def order_contacts(rows, cba, cbb, inv_mass, inv_inertia, stype, order, touched,
         ``count`` the number of active rows; ``per_color`` int64 (blocks * (COLORS + 1),)
         the number of rows of each block and colour, in solve order, each block's last
         entry its overflow group's (rows that found every colour taken: not
-        independent); ``block`` each row's block (empty for one block) and ``blocks``.
+        independent); ``block`` each row's block (empty for one block) and ``blocks``
+        (0: one block, the islands having been found in vain; see ``solve_blocks``).
     """
     n = inv_mass.shape[0]
     used = np.zeros(n, np.int64)  # bit c set: the body already has a contact of colour c

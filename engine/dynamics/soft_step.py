@@ -34,7 +34,8 @@ import math
 import numpy as np
 
 from .._jit import borrowed, copy_items, copy_rows, njit, njit_inline
-from .chunk_layout import block_chunks, carve_chunks, chunk_range
+from ..broadphase.key_sort import sort_keys
+from .chunk_layout import carve_chunks
 from .coloring import COLORS, order_contacts
 from .contact_solver import RELAX, SOLVE, WARM_START, contact_pass, push_deep
 from .impacts import impacts
@@ -93,18 +94,19 @@ def _centers_of_mass(pos, angle, com):
 
 @njit_inline
 def _contact_order(rows, cba, cbb, bodies, stype, budget):
-    """``(order, in_contact, per_color, (spans, chunk_starts))``: the active contact rows
-    in solve order, block by block and colour by colour (``coloring.order_contacts``,
-    ``budget`` contacts a block), the bodies they touch (tagged by block), the rows per
-    block and colour, and each block's bodies (``solve_blocks.block_spans``) and first
-    chunk (``chunk_layout.block_chunks``)."""
+    """``(order, in_contact, per_color, spans, found)``: the active contact rows in solve
+    order, block by block and colour by colour (``coloring.order_contacts``, ``budget``
+    contacts a block), the bodies they touch (tagged by block), the rows per block and
+    colour, each block's ``(tag, lo, hi, first, end)`` (its bodies,
+    ``solve_blocks.block_spans``, and its rows ``order[first:end]``), and what the block
+    search found (``solve_blocks.solve_blocks``' count)."""
     order = np.empty(rows.shape[0], np.int32)
     in_contact = np.zeros(bodies.btype.shape[0], np.uint8)
-    count, per_color, block, blocks = order_contacts(
+    count, per_color, block, found = order_contacts(
         rows, cba, cbb, bodies.inv_mass, bodies.inv_inertia, stype, order, in_contact, budget)
-    spans = block_spans(block, blocks, cba, cbb, stype, in_contact)
-    return order[:count], in_contact, per_color, (spans, block_chunks(per_color, blocks,
-                                                                      COLORS + 1))
+    spans = block_spans(block, max(found, 1), cba, cbb, stype, in_contact, per_color,
+                        COLORS + 1)
+    return order[:count], in_contact, per_color, spans, found
 
 
 @njit_inline
@@ -143,13 +145,13 @@ def _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, which):
 
 
 @njit
-def _substeps(bodies, stype, params, h, blocks, state, center, center0, chunks, joints):
+def _substeps(bodies, stype, params, h, block, state, center, center0, chunks, joints):
     """The substep loop over the bodies in contact or joined (Box2D v3
     ``b2SolverStage_*`` order): integrate velocities, warm start, solve (biased),
-    integrate positions, relax; joints before contacts in each pass. ``blocks`` is
-    ``(in_contact, spans, chunk_starts)``: the bodies in contact or joined (tagged with
-    their block), each block's ``(tag, lo, hi)`` and first chunk (``solve_blocks.py``);
-    each block's substeps run before the next block's (one block when there are joints). ``joints`` is ``(rows, order, starts, body_a, body_b)`` from
+    integrate positions, relax; joints before contacts in each pass, over one solve block
+    (``solve_blocks.py``): ``chunks`` are its contacts' and ``block`` is ``(in_contact,
+    tag, lo, hi)``, its bodies those of rows ``lo .. hi - 1`` whose ``in_contact`` (set
+    for the bodies in contact or joined) is ``tag``. ``joints`` is ``(rows, order, starts, body_a, body_b)`` from
     ``prepare_joints``, or None for a world without joints: then Numba prunes the joint
     calls and never compiles the joint kernels (about 17 s of a first run's compile),
     which is why this is a separately compiled function and not inlined."""
@@ -157,8 +159,8 @@ def _substeps(bodies, stype, params, h, blocks, state, center, center0, chunks, 
     # (the caller keeps every one of them alive for this call).
     # (``joints`` stays as it is: Numba prunes the joint calls only while it is the
     # argument itself.)
-    bodies, stype, params, blocks, state, center, center0, chunks = borrowed(
-        (bodies, stype, params, blocks, state, center, center0, chunks))
+    bodies, stype, params, block, state, center, center0, chunks = borrowed(
+        (bodies, stype, params, block, state, center, center0, chunks))
     substeps, gravity, hertz, zeta = params.substeps, params.gravity, params.hertz, params.zeta
     pushout, impact_gap, max_speed, max_rotation = (params.pushout, params.impact_gap,
                                                     params.max_speed, params.max_rotation)
@@ -166,38 +168,79 @@ def _substeps(bodies, stype, params, h, blocks, state, center, center0, chunks, 
     soft_dyn, soft_static = _contact_softness(hertz, zeta, h, inv_h)
     inv_mass, inv_inertia, angle = bodies.inv_mass, bodies.inv_inertia, bodies.angle
     pseudo = np.zeros((0, 3))  # deep points' push-out (contact_solver.push_deep), if any
-    in_contact, spans, chunk_starts = blocks
-    for block in range(spans.shape[0]):
-        part = chunk_range(chunks, chunk_starts[block], chunk_starts[block + 1])
-        span = (spans[block, 0], spans[block, 1], spans[block, 2])
-        for sub in range(substeps):
-            # Alternate the order of a manifold's two points between substeps so that the
-            # Gauss-Seidel bias of solving one point first does not accumulate into spin.
-            reverse = sub % 2 == 1
-            integrate_velocities(h, gravity, bodies.lane, stype, in_contact, span,
-                                 bodies.inv_mass, bodies.inv_inertia, bodies.force,
-                                 bodies.torque, bodies.lin_damp, bodies.ang_damp,
-                                 bodies.gravity_scale, state, max_speed, max_rotation)
-            if joints is not None:
-                _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, 0)
-            contact_pass(part, state, np.int64(WARM_START), inv_h, soft_dyn, soft_static,
-                         pushout, impact_gap, reverse)
-            if joints is not None:
-                # joints that cannot all hold kick bodies here (see cap_velocities)
-                cap_velocities(h, stype, in_contact, state, max_speed, max_rotation)
-                _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, 1)
-            deep = contact_pass(part, state, np.int64(SOLVE), inv_h, soft_dyn, soft_static,
-                                pushout, impact_gap, reverse)
-            if deep > 0:  # points deeper than SPLIT_PUSHOUT_DEPTH: pushed by position alone
-                if pseudo.shape[0] == 0:
-                    pseudo = np.zeros((state.shape[0], 3))
-                push_deep(part, state, soft_dyn, soft_static, pushout, pseudo)
-            integrate_positions(h, stype, in_contact, span, state, center, bodies.angle,
-                                center0, max_speed, max_rotation, pseudo, np.bool_(deep > 0))
-            if joints is not None:
-                _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, 2)
-            contact_pass(part, state, np.int64(RELAX), inv_h, soft_dyn, soft_static, pushout,
-                         impact_gap, reverse)
+    in_contact, tag, lo, hi = block
+    span = (tag, lo, hi)
+    for sub in range(substeps):
+        # Alternate the order of a manifold's two points between substeps so that the
+        # Gauss-Seidel bias of solving one point first does not accumulate into spin.
+        reverse = sub % 2 == 1
+        integrate_velocities(h, gravity, bodies.lane, stype, in_contact, span,
+                             bodies.inv_mass, bodies.inv_inertia, bodies.force,
+                             bodies.torque, bodies.lin_damp, bodies.ang_damp,
+                             bodies.gravity_scale, state, max_speed, max_rotation)
+        if joints is not None:
+            _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, 0)
+        contact_pass(chunks, state, np.int64(WARM_START), inv_h, soft_dyn, soft_static,
+                     pushout, impact_gap, reverse)
+        if joints is not None:
+            # joints that cannot all hold kick bodies here (see cap_velocities)
+            cap_velocities(h, stype, in_contact, state, max_speed, max_rotation)
+            _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, 1)
+        deep = contact_pass(chunks, state, np.int64(SOLVE), inv_h, soft_dyn, soft_static,
+                            pushout, impact_gap, reverse)
+        if deep > 0:  # points deeper than SPLIT_PUSHOUT_DEPTH: pushed by position alone
+            if pseudo.shape[0] == 0:
+                pseudo = np.zeros((state.shape[0], 3))
+            push_deep(chunks, state, soft_dyn, soft_static, pushout, pseudo)
+        integrate_positions(h, stype, in_contact, span, state, center, bodies.angle,
+                            center0, max_speed, max_rotation, pseudo, np.bool_(deep > 0))
+        if joints is not None:
+            _joint_pass(joints, params, state, inv_mass, inv_inertia, angle, h, 2)
+        contact_pass(chunks, state, np.int64(RELAX), inv_h, soft_dyn, soft_static, pushout,
+                     impact_gap, reverse)
+
+
+@njit_inline
+def _start(bodies, params, h, stype, in_contact, center):
+    """The solver state of the bodies in contact (``_start_state``), after the free
+    bodies took all the substeps at once (``integrate.integrate_free``)."""
+    state = _start_state(bodies.vel, bodies.angvel, stype, in_contact)
+    integrate_free(params.substeps, h, params.gravity, bodies.lane, stype, in_contact,
+                   bodies.inv_mass, bodies.inv_inertia, bodies.force, bodies.torque,
+                   bodies.lin_damp, bodies.ang_damp, bodies.gravity_scale, bodies.vel,
+                   bodies.angvel, params.max_speed, params.max_rotation, center, bodies.angle)
+    return state
+
+
+@njit
+def _solve_block(bodies, stype, pairs, params, h, block, rows_k, colours, motion, scratch,
+                 bouncy, hitters, hits, joints):
+    """One solve block through the step: its rows ``rows_k`` (``colours``: how many of
+    each colour) copied into colour chunks (``chunk_layout.py``, ``solver_rows.py``),
+    which SIMD lanes solve side by side, carved from ``scratch`` (the same memory for
+    every block); the bouncy collisions (``impacts.py``); the substeps; the bounces
+    (``restitution.py``); the impulses scattered back to the pairs, and the pairs that
+    may hold a hit appended to ``hitters`` from ``hits`` on. ``block`` is ``(in_contact,
+    tag, lo, hi, moved, gravity_bound)`` (``moved``: some contact or joint moves
+    bodies); ``motion`` ``(state, center, center0)``. Returns ``(scratch, hits)``. A
+    function of its own, as ``_substeps``, so that ``bouncy`` and ``joints`` None prune
+    what they leave out."""
+    in_contact, tag, lo, hi, moved, gravity_bound = block
+    state, center, center0 = motion
+    chunks, scratch = carve_chunks(colours, scratch)
+    gather(pairs.rows, rows_k, pairs.bodies[0], pairs.bodies[1], bodies.inv_mass,
+           bodies.inv_inertia, state, chunks, h)
+    if moved:
+        if bouncy is not None:
+            impacts(chunks, state, bouncy, params.restitution_threshold, params.impact_gap,
+                    params.dt, h, center, center0, bodies.angle)
+        _substeps(bodies, stype, params, h, (in_contact, tag, lo, hi), state, center, center0,
+                  chunks, joints)
+    restitution(chunks, state, params.restitution_threshold)
+    got = scatter(chunks, rows_k, pairs.rows, pairs.hist, pairs.results, gravity_bound,
+                  params.hit_threshold)
+    copy_items(hitters[hits:], got, got.shape[0])
+    return scratch, hits + got.shape[0]
 
 
 @njit_inline
@@ -242,9 +285,11 @@ def _write_back(bodies, btype, in_contact, state, center, angle0):
 @njit
 def step_bodies(bodies, pairs, joints, bouncy, params, scratch):
     """Advance all bodies by ``params.dt`` in ``params.substeps`` substeps, solving the
-    contacts of ``pairs`` and the ``joints``. Returns ``(hitters, scratch)``: the sorted
-    indices of the pairs that may hold a hit event faster than ``params.hit_threshold``
-    (``solver_rows.scatter``), and the scratch memory to pass next time.
+    contacts of ``pairs`` and the ``joints``. Returns ``(hitters, scratch, blocks)``: the
+    sorted indices of the pairs that may hold a hit event faster than
+    ``params.hit_threshold`` (``solver_rows.scatter``), the scratch memory to pass next
+    time, and the solve blocks (0: one, though the contacts were many: the caller may
+    skip the block search for a while, ``solve_blocks.py``).
 
     Parameters
     ----------
@@ -272,50 +317,43 @@ def step_bodies(bodies, pairs, joints, bouncy, params, scratch):
         Memory for the colour chunks and the velocity scratch, kept by the caller from
         step to step (too small, a larger one is made and returned).
     """
-    h = params.dt / params.substeps
-    rows, hist = pairs.rows, pairs.hist
+    h, rows = params.dt / params.substeps, pairs.rows
     cba, cbb = pairs.bodies[0, :rows.shape[0]], pairs.bodies[1, :rows.shape[0]]
-    n = bodies.btype.shape[0]
     stype = _solver_types(bodies.btype, bodies.asleep)
     center = _centers_of_mass(bodies.pos, bodies.angle, bodies.com)
-    copy_rows(bodies.pos0, bodies.pos, n)  # the continuous stage sweeps from these
-    copy_items(bodies.angle0, bodies.angle, n)
-
+    copy_rows(bodies.pos0, bodies.pos, stype.shape[0])  # the continuous stage sweeps from
+    copy_items(bodies.angle0, bodies.angle, stype.shape[0])  # these
     # Contacts with points, block by block (solve_blocks.py; one block with joints),
     # colour by colour; bodies that touch one are integrated substep by substep around
     # the contact passes, free ones in one go.
-    order, in_contact, per_color, blocks = _contact_order(
+    order, in_contact, per_color, spans, found = _contact_order(
         rows, cba, cbb, bodies, stype, params.block_contacts if joints is None else 0)
     joined = 0
     if joints is not None:  # None: a world without joints (see _substeps)
         jorder, jstarts = prepare_joints(joints.data, joints.kind, joints.body_a, joints.body_b,
                                          stype, bodies.angle, bodies.com, center, h, in_contact)
         joined = jorder.shape[0]
-    state = _start_state(bodies.vel, bodies.angvel, stype, in_contact)
-    integrate_free(params.substeps, h, params.gravity, bodies.lane, stype, in_contact,
-                   bodies.inv_mass, bodies.inv_inertia, bodies.force, bodies.torque,
-                   bodies.lin_damp, bodies.ang_damp, bodies.gravity_scale, bodies.vel,
-                   bodies.angvel, params.max_speed, params.max_rotation, center, bodies.angle)
-
-    # The passes run over the active rows in that order, copied into colour chunks
-    # (chunk_layout.py, solver_rows.py), which SIMD lanes solve side by side.
-    chunks, scratch = carve_chunks(per_color, scratch)
-    plan = (in_contact,) + blocks
-    gather(rows, order, cba, cbb, bodies.inv_mass, bodies.inv_inertia, state, chunks, h)
-    if order.shape[0] > 0 or joined > 0:  # else every body was free (center0: read by
-        center0 = center.copy()  # the substeps alone)
-        if bouncy is not None:
-            impacts(chunks, state, bouncy, params.restitution_threshold, params.impact_gap,
-                    params.dt, h, center, center0, bodies.angle)
-        if joints is None:
-            _substeps(bodies, stype, params, h, plan, state, center, center0, chunks, None)
-        else:
-            _substeps(bodies, stype, params, h, plan, state, center, center0, chunks,
-                      (joints.data, jorder, jstarts, joints.body_a, joints.body_b))
-    restitution(chunks, state, params.restitution_threshold)
-    results = pairs.results
-    results[:] = 0.0  # rows the solver does not visit report nothing
+    state = _start(bodies, params, h, stype, in_contact, center)
+    pairs.results[:] = 0.0  # rows the solver does not visit report nothing
     gravity_bound = 2.0 * most_gravity(bodies, params.gravity) if order.shape[0] else 0.0
-    hitters = scatter(chunks, order, rows, hist, results, gravity_bound, params.hit_threshold)
+    moved = order.shape[0] > 0 or joined > 0  # else every body was free
+    center0 = center.copy() if moved else center  # (read by impacts and the substeps)
+    hitters, hits = np.empty(order.shape[0], np.int64), 0
+    for k in range(spans.shape[0]):  # (one block with joints: jorder is defined)
+        block = (in_contact, spans[k, 0], spans[k, 1], spans[k, 2], moved, gravity_bound)
+        rows_k = order[spans[k, 3]:spans[k, 4]]
+        colours = per_color[k * (COLORS + 1):(k + 1) * (COLORS + 1)]
+        motion = (state, center, center0)
+        if joints is None:
+            scratch, hits = _solve_block(bodies, stype, pairs, params, h, block, rows_k, colours,
+                                         motion, scratch, bouncy, hitters, hits, None)
+        else:
+            scratch, hits = _solve_block(bodies, stype, pairs, params, h, block, rows_k, colours,
+                                         motion, scratch, bouncy, hitters, hits,
+                                         (joints.data, jorder, jstarts, joints.body_a,
+                                          joints.body_b))
+    hitters = hitters[:hits]
+    if spans.shape[0] > 1:  # each block's are sorted
+        sort_keys(hitters)
     _write_back(bodies, stype, in_contact, state, center, bodies.angle0)
-    return hitters, scratch
+    return hitters, scratch, found

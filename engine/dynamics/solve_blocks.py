@@ -12,9 +12,11 @@ contacts) at 570 ns a contact and step where pyramid40 (2,380) took 283.
 Contacts of two islands share no body they write: an island is a set of bodies linked
 by contacts with points between moving bodies (dynamic or kinematic; here a kinematic
 body links too, since the substeps move it), and a static or sleeping body is never
-written. So a block of whole islands can run all of its substeps before the next block
-starts, and every body sees the very operations, in the same order, that it sees when
-all contacts are solved together: the colouring is greedy in row order and depends only
+written. So a block of whole islands can go through the whole solve before the next
+block starts (``soft_step._solve_block``: its colour chunks gathered into the same
+scratch memory as every other block's, its collisions, substeps and bounces, its
+impulses scattered back), and every body sees the very operations, in the same order,
+that it sees when all contacts are solved together: the colouring is greedy in row order and depends only
 on a row's own bodies (``coloring.order_contacts``), each block keeps its rows' colour
 and row order, and the passes treat each contact of a colour on its own. Results are bit
 for bit those of one block (``tests/test_solve_blocks.py``).
@@ -44,9 +46,12 @@ def _root(parent, i):
 @njit_inline
 def solve_blocks(color, cba, cbb, stype, touched, active, budget):
     """``(block, count)``: the block of each contact row (int32 (m,), -1 for rows that
-    are not solved) and the number of blocks; an empty ``block`` and 1 when the
-    ``active`` rows fit one block (at most ``budget`` of them, or ``budget`` <= 0) or
-    form one island.
+    are not solved) and the number of blocks. One block has an empty ``block`` and
+    ``count`` 1 when the ``active`` rows fit it (at most ``budget`` of them, or
+    ``budget`` <= 0), and 0 when the islands were found and blocks would not pay: they
+    are one island, or all but fewer than ``budget`` rows are one island's (blocks
+    would not keep that island in the cache, and the rest fits it anyway). The caller
+    may then skip the search for a while (``stages.solve``): results are the same.
 
     ``color``: each row's colour, negative for rows not solved (``order_contacts``);
     ``cba``, ``cbb``: the rows' bodies; ``stype``: the solver's body types (sleeping
@@ -78,12 +83,17 @@ def solve_blocks(color, cba, cbb, stype, touched, active, budget):
     for i in range(n):
         if touched[i] and stype[i] != STATIC:
             moving += 1
-    if moving - unions <= 1:  # one island (Box2D's pyramids, a tumbler): one block
-        return np.empty(0, np.int32), 1
+    if moving - unions <= 1:  # one island (Box2D's pyramids, a tumbler)
+        return np.empty(0, np.int32), 0
     contacts = np.zeros(n, np.int64)  # active rows per island (at its root)
+    largest = 0
     for i in range(m):
         if color[i] >= 0:
-            contacts[_root(parent, cba[i] if stype[cba[i]] != STATIC else cbb[i])] += 1
+            r = _root(parent, cba[i] if stype[cba[i]] != STATIC else cbb[i])
+            contacts[r] += 1
+            largest = max(largest, contacts[r])
+    if active - largest < budget:  # one island and a few others (rain2000's pile): the
+        return np.empty(0, np.int32), 0  # others would fit the cache, the island not
     block_of = np.full(n, -1, np.int32)  # at each root: its island's block
     block = np.full(m, -1, np.int32)
     current = 0
@@ -103,19 +113,26 @@ def solve_blocks(color, cba, cbb, stype, touched, active, budget):
 
 
 @njit_inline
-def block_spans(block, count, cba, cbb, stype, touched):
-    """int64 (count, 3): ``(tag, lo, hi)`` of each block, for the integrators: its
-    moving bodies are those of rows ``lo .. hi - 1`` whose ``touched`` is ``tag``.
-    ``block`` and ``count`` as :func:`solve_blocks` returns them; ``touched`` (uint8,
-    1 for the bodies of active rows) gets each moving body's block + 1. One block is
-    ``(1, 0, n)`` and leaves ``touched`` as it is."""
+def block_spans(block, count, cba, cbb, stype, touched, per_color, colors):
+    """int64 (count, 5): ``(tag, lo, hi, first, end)`` of each block: its moving bodies
+    are those of rows ``lo .. hi - 1`` whose ``touched`` is ``tag`` (for the
+    integrators), its contacts ``first .. end - 1`` in solve order (``per_color``: the
+    rows of each block's ``colors`` colours). ``block`` and ``count`` as
+    :func:`solve_blocks` returns them; ``touched`` (uint8, 1 for the bodies of active
+    rows) gets each moving body's block + 1. One block is ``(1, 0, n, 0, rows)`` and
+    leaves ``touched`` as it is."""
     n = stype.shape[0]
-    spans = np.empty((count, 3), np.int64)
-    if count == 1:
-        spans[0, 0], spans[0, 1], spans[0, 2] = 1, 0, n
-        return spans
+    spans = np.empty((count, 5), np.int64)
+    end = 0
     for k in range(count):
         spans[k, 0], spans[k, 1], spans[k, 2] = k + 1, n, 0
+        spans[k, 3] = end
+        for c in range(colors):
+            end += per_color[k * colors + c]
+        spans[k, 4] = end
+    if count == 1:
+        spans[0, 1], spans[0, 2] = 0, n
+        return spans
     for i in range(block.shape[0]):
         k = block[i]
         if k < 0:

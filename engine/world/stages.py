@@ -199,9 +199,23 @@ def solve(state, dt):
         state.pairs.reserve()
         joints = state.joints.arrays() if len(state.joints) else None
         bouncy = _LEAST_BOUNCE if state.bouncy else None  # (None: not even compiled)
-        state.hit_pairs, state.scratch["solver"] = _step_bodies(
-            state.body_arrays(), state.pairs.arrays(), joints, bouncy, state.solver_params(dt),
+        # Skip the solve-block search for a while after it found that blocks would not
+        # pay (one large island): the results are the same either way.
+        wait = state.scratch.get("block_wait", 0)
+        params = state.solver_params(dt) if wait == 0 else _one_block(state, dt)
+        state.hit_pairs, state.scratch["solver"], blocks = _step_bodies(
+            state.body_arrays(), state.pairs.arrays(), joints, bouncy, params,
             _scratch(state, "solver", 0, np.float64))
+        state.scratch["block_wait"] = K.SOLVE_BLOCK_RETRY if blocks == 0 else max(wait - 1, 0)
+
+
+def _one_block(state, dt):
+    """The solver parameters with solve blocks off (the same tuple while they last)."""
+    params = state.solver_params(dt)
+    kept = state.scratch.get("one_block")
+    if kept is None or kept[0] is not params:
+        kept = state.scratch["one_block"] = (params, params._replace(block_contacts=0))
+    return kept[1]
 
 
 def continuous(state):
