@@ -32,8 +32,17 @@ from ..contacts.layout import C_COUNT
 
 
 @njit_inline
-def _find(parent, i):
-    """Root of ``i`` with path halving."""
+def find_root(parent, i):
+    """Root of ``i`` in the union-find forest ``parent``, halving the path on the way
+    (the islands here and in ``solve_blocks``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> parent = np.array([0, 0, 1, 2], np.int32)
+    >>> int(find_root(parent, 3)), parent.tolist()
+    (0, [0, 0, 1, 1])
+    """
     while parent[i] != i:
         parent[i] = parent[parent[i]]
         i = parent[i]
@@ -52,8 +61,8 @@ def _link(parent, btype, asleep, vel, angvel, sleep_time, a, b):
     dyn_a = btype[a] == DYNAMIC and not asleep[a]
     dyn_b = btype[b] == DYNAMIC and not asleep[b]
     if dyn_a and dyn_b:
-        ra = _find(parent, a)
-        rb = _find(parent, b)
+        ra = find_root(parent, a)
+        rb = find_root(parent, b)
         if ra != rb:
             parent[max(ra, rb)] = min(ra, rb)
     elif dyn_a and _moving_kinematic(btype, vel, angvel, b):
@@ -111,7 +120,7 @@ def _sleep_islands(bodies, links, dt, time_to_sleep, label, parent, rested, labe
             _link(parent, btype, asleep, vel, angvel, sleep_time, ja[k], jb[k])
     for i in range(n):
         if btype[i] == DYNAMIC and not asleep[i]:
-            r = _find(parent, i)
+            r = find_root(parent, i)
             rested[r] = min(rested[r], sleep_time[i])
     awake = 0
     sleeping = 0
@@ -124,7 +133,7 @@ def _sleep_islands(bodies, links, dt, time_to_sleep, label, parent, rested, labe
         if btype[i] != DYNAMIC:
             awake += 1
             continue
-        r = _find(parent, i)
+        r = find_root(parent, i)
         if rested[r] < time_to_sleep:
             awake += 1
             continue

@@ -24,23 +24,17 @@ for bit those of one block (``tests/test_solve_blocks.py``).
 Islands are found by union-find over the active rows and packed, in order of their
 first row, into blocks of about ``budget`` contacts (``constants.SOLVE_BLOCK_CONTACTS``);
 an island larger than that is a block of its own. A world whose active contacts all fit
-one block skips the union-find, and one of a single island is one block. Joints are solved in the same substep passes over all
-joints at once, so a world with joints is one block.
+one block skips the union-find, and one of a single island is one block. Joints are
+solved in the same substep passes over all joints at once, so a world with joints is
+one block.
 """
 import numpy as np
 
 from .._jit import njit_inline
 from ..constants import STATIC
+from .sleep import find_root as _root  # (path halving; the sleep stage's islands use it too)
 
 __all__ = ["block_spans", "solve_blocks"]
-
-@njit_inline
-def _root(parent, i):
-    """Root of ``i`` with path halving."""
-    while parent[i] != i:
-        parent[i] = parent[parent[i]]
-        i = parent[i]
-    return i
 
 
 @njit_inline
