@@ -28,6 +28,7 @@ from .chunk_layout import (CHUNK, O_ADJ, O_COUNT, O_MA, O_MAXNI, O_MB, O_NI, O_N
                            O_P1, O_RESTITUTION, O_TI, O_TOTNI, O_TOTTI, offset)
 from .contact_solver import point_separation
 from .restitution import drive_normal, normal_speed
+from .time_heap import heap_pop, heap_push
 
 
 @njit
@@ -65,7 +66,7 @@ def impacts(chunks, state, least, threshold, touching, dt, h, center, center0, a
     for k in range(m):
         tau = _meeting(chunks, bouncy[k], state, threshold, touching, since, shift)
         if tau <= tau_max:
-            heap, size = _push(heap, size, tau, k, np.int64(0))
+            heap, size = heap_push(heap, size, tau, k, np.int64(0))
     if size == 0:
         return 0
     n = state.shape[0]
@@ -76,7 +77,7 @@ def impacts(chunks, state, least, threshold, touching, dt, h, center, center0, a
     collided = np.zeros(m, np.int64)  # (each contact's own budget: worlds of a batch
     events = 0  # step as they would alone)
     while size > 0:
-        tau, k, stamp, size = _pop(heap, size)
+        tau, k, stamp, size = heap_pop(heap, size)
         if stamp != version[k] or collided[k] == IMPACTS_PER_CONTACT:
             continue  # its bodies collided since (a newer entry holds its time), or spent
         collided[k] += 1
@@ -96,7 +97,7 @@ def impacts(chunks, state, least, threshold, touching, dt, h, center, center0, a
                 version[other] += 1
                 tau = _meeting(chunks, bouncy[other], state, threshold, touching, since, shift)
                 if tau <= tau_max:
-                    heap, size = _push(heap, size, tau, other, version[other])
+                    heap, size = heap_push(heap, size, tau, other, version[other])
     _shift_bodies(chunks, shift, state, center, center0, angle, dt)
     return events
 
@@ -139,62 +140,6 @@ def _links(ca, cb, bouncy, n):
             links[fill[i]] = k
             fill[i] += 1
     return starts, links
-
-
-@njit
-def _push(heap, size, tau, k, stamp):
-    """Add ``(tau, k, stamp)`` to the binary heap ``heap`` of ``size`` entries (grown
-    when full); returns the heap and its new size."""
-    times, keys, stamps = heap
-    if size == times.shape[0]:
-        times, keys, stamps = _grown(times, keys, stamps, 2 * size + 8)
-    i = size
-    while i > 0 and _sooner(tau, k, times[(i - 1) // 2], keys[(i - 1) // 2]):
-        up = (i - 1) // 2
-        times[i], keys[i], stamps[i] = times[up], keys[up], stamps[up]
-        i = up
-    times[i], keys[i], stamps[i] = tau, k, stamp
-    return (times, keys, stamps), size + 1
-
-
-@njit_inline
-def _grown(times, keys, stamps, capacity):
-    """The heap's arrays copied into longer ones (element by element: see ``_jit``)."""
-    more = (np.empty(capacity), np.empty(capacity, np.int64), np.empty(capacity, np.int64))
-    for i in range(times.shape[0]):
-        more[0][i], more[1][i], more[2][i] = times[i], keys[i], stamps[i]
-    return more
-
-
-@njit_inline
-def _sooner(tau, k, other_tau, other_k):
-    """The heap's order: by time, ties by contact (in solve order), so that a world's
-    collisions come in the same order whatever other worlds share its batch."""
-    return tau < other_tau or (tau == other_tau and k < other_k)
-
-
-@njit_inline
-def _pop(heap, size):
-    """Remove the earliest entry of the heap; returns it and the new size."""
-    times, keys, stamps = heap
-    top = (times[0], keys[0], stamps[0])
-    size -= 1
-    tau, k, stamp = times[size], keys[size], stamps[size]
-    i = 0
-    while True:
-        child = 2 * i + 1
-        if child >= size:
-            break
-        if child + 1 < size and _sooner(times[child + 1], keys[child + 1], times[child],
-                                        keys[child]):
-            child += 1
-        if not _sooner(times[child], keys[child], tau, k):
-            break
-        times[i], keys[i], stamps[i] = times[child], keys[child], stamps[child]
-        i = child
-    if size > 0:
-        times[i], keys[i], stamps[i] = tau, k, stamp
-    return top[0], top[1], top[2], size
 
 
 @njit_inline
