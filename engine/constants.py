@@ -71,7 +71,9 @@ REBUILD_GROWTH = 1.2
 # Since contact points keep their warm start across reference-face flips (2026-11-25,
 # benchmarks/pyramid_quality.py, sideways as the largest move over the run): 4 x 30 Hz
 # 11.6 cm, 4.4 cm (Box2D v3.1: 11.8 cm, 1.7 cm); 7 x 80 Hz 1.8 cm, 1.04 cm (0.6 cm at the
-# end). docs/internals.md says what else was tried.
+# end). With the colouring visited in a scrambled order (session 27, dynamics/coloring.py):
+# 4 x 30 Hz 11.7 cm, 3.4 cm; 7 x 80 Hz 1.8 cm, 0.75 cm. docs/internals.md says what else
+# was tried (friction in both passes would allow 6 substeps).
 SUBSTEPS = 7
 
 # Contacts per solve block: islands are packed into blocks of about this many contacts,
@@ -87,7 +89,9 @@ CONTACT_DAMPING_RATIO = 10.0
 
 # The contact hertz is clamped to this fraction of the substep rate 1/h (Box2D v3.0's
 # ``0.25f * context.inv_h`` in ``b2World_Step``; later versions use 0.125): stiffer
-# springs overshoot within a substep. Contacts with a static or kinematic body use
+# springs overshoot within a substep. Box2D 3.1.1 as pyb2d3 bundles it clamps at an
+# eighth: measured, its pyramid40 is the same at 31, 60 and 120 Hz with 4 substeps
+# (30 Hz) and at 52.5, 60 and 200 Hz with 7 (52.5 Hz), and differs below. Contacts with a static or kinematic body use
 # STATIC_HERTZ_FACTOR times the hertz (Box2D's ``staticSoftness``), under the same
 # clamp, where Box2D doubles the clamped value (``dynamics/soft_step.py``).
 MAX_HERTZ_FRACTION = 0.25

@@ -70,7 +70,8 @@ def _order(world, budget):
     stype = _solver_types(bodies.btype, bodies.asleep)
     order, touched = np.empty(m, np.int32), np.zeros(stype.shape[0], np.uint8)
     count, per_color, block, blocks = order_contacts(
-        pairs.rows, cba, cbb, bodies.inv_mass, bodies.inv_inertia, stype, order, touched, budget)
+        pairs.rows, cba, cbb, bodies.inv_mass, bodies.inv_inertia, stype, bodies.lane, order, touched,
+        budget)
     spans = block_spans(block, max(blocks, 1), cba, cbb, stype, touched, per_color, COLORS + 1)
     return order[:count], per_color, block, blocks, spans, touched, cba, cbb, stype
 

@@ -103,7 +103,8 @@ def _contact_order(rows, cba, cbb, bodies, stype, budget):
     order = np.empty(rows.shape[0], np.int32)
     in_contact = np.zeros(bodies.btype.shape[0], np.uint8)
     count, per_color, block, found = order_contacts(
-        rows, cba, cbb, bodies.inv_mass, bodies.inv_inertia, stype, order, in_contact, budget)
+        rows, cba, cbb, bodies.inv_mass, bodies.inv_inertia, stype, bodies.lane, order, in_contact,
+        budget)
     spans = block_spans(block, max(found, 1), cba, cbb, stype, in_contact, per_color,
                         COLORS + 1)
     return order[:count], in_contact, per_color, spans, found

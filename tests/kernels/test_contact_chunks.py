@@ -64,7 +64,8 @@ def _chunks_of(world):
     stype = _solver_types(bodies.btype, bodies.asleep)
     order = np.empty(m, np.int32)
     count, per_color, _, _ = order_contacts(rows, cba, cbb, bodies.inv_mass, bodies.inv_inertia,
-                                            stype, order, np.zeros(stype.shape[0], np.uint8), 0)
+                                            stype, bodies.lane, order,
+                                            np.zeros(stype.shape[0], np.uint8), 0)
     first, size, sequential = plan_chunks(per_color)
     n = first.shape[0]
     chunks = (np.zeros(n * FIELDS * CHUNK), np.zeros(n * CHUNK, np.uint64),
