@@ -3,7 +3,8 @@
 Each substep runs ``warm_start`` (last impulses applied again), ``solve`` (the biased
 pass: soft contacts push penetration out; deep points by position alone, a split
 impulse, ``push_deep``), the position integration, then ``relax`` (rigid, no push-out:
-removes the velocity the biased pass added, and solves friction); after the substeps,
+removes the velocity the biased pass added); friction in both, first in the biased
+pass and last in the relax pass; after the substeps,
 restitution. The substep passes read and write the contacts in colour chunks
 (``chunk_layout.py``): each chunk's bodies' velocities are gathered into a scratch,
 its contacts solved side by side in loops with no branch, which LLVM compiles to
@@ -22,8 +23,16 @@ where LLVM fuses other multiply-adds in the vector loop than in the scalar one (
 contact in a chunk's scalar remainder is fused as the scalar code is). Runs stay
 bit-identical from run to run.
 
-Within a chunk the normal impulses of every contact are solved before the friction of
-any: each contact's friction still follows its own normal impulses, as in Box2D.
+Within a chunk the friction of every contact is solved before the normal impulses of
+any in the biased pass, and after them in the relax pass: the passes that move the
+positions next (the biased pass, before ``integrate_positions``) end on the normal
+impulses, so no friction impulse after them turns a body into the ground (Box2D v2.4's
+order, "non-penetration is more important than friction"). Box2D v3.1 solves friction
+after the normal impulses in both passes, and its main branch (#1050) in the relax pass
+only; measured on pyramid40 (``benchmarks/pyramid_quality.py``, largest sideways move,
+7 substeps at 80 Hz): relax only 0.75 cm, after the normal impulses in both 0.60 cm but
+a fast spinning stick sank 4.9 cm into the ground (``tests/test_ccd.py``, bar 2 cm),
+this order 0.25 cm with the stick held.
 
 Sources: Box2D v3 ``src/contact_solver.c`` (the wide-float ``b2WarmStartContactsTask``
 and ``b2SolveContactsTask`` over ``b2FloatW`` lanes, the scalar overflow contacts,
@@ -221,7 +230,7 @@ def _friction_point(w, o, real, friction, surface, body, vel):
 def _friction_lane(w, c, v, k, order):
     """Friction of contact ``c`` (lane ``k``), then its rolling resistance: an angular
     impulse against the bodies' relative spin, within the rolling resistance arm times
-    the contact's normal impulse (Box2D v3.1, relax pass only)."""
+    the contact's normal impulse (Box2D v3.1)."""
     o1, o2, bound1, bound2 = order
     body = _body(w, c)
     _, _, ia, ib, _, _ = body
@@ -246,14 +255,19 @@ def _friction_lane(w, c, v, k, order):
 
 @njit_inline
 def _impulse_lanes(w, v, start, lo, hi, which, pass_, soft_dyn, soft_static, order):
-    """The normal impulses (and in the relax pass the friction) of lanes ``lo .. hi - 1``
+    """The friction then the normal impulses (biased pass), or the normal impulses then
+    the friction (relax pass), of lanes ``lo .. hi - 1``
     of the chunk at ``start``, their points in ``order``: loops with no branch in them,
     which LLVM vectorizes. Returns the deep points' count."""
     deep = 0
+    if which == SOLVE:  # friction first: the pass ends on the normal impulses
+        for j in range(lo, hi):
+            k = np.uint64(j)
+            _friction_lane(w, start + k, v, k, order)
     for j in range(lo, hi):
         k = np.uint64(j)
         deep += _normal_lane(w, start + k, v, k, pass_, soft_dyn, soft_static, order)
-    if which == RELAX:  # friction in the relax pass only (Box2D #1050)
+    if which == RELAX:
         for j in range(lo, hi):
             k = np.uint64(j)
             _friction_lane(w, start + k, v, k, order)

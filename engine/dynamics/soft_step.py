@@ -13,7 +13,8 @@ One call advances every body by one step ``dt`` in ``substeps`` substeps of ``h`
         solve, biased: soft contacts push penetration out (at most ``pushout`` m/s;
             points deeper than SPLIT_PUSHOUT_DEPTH by position alone, a split impulse)
         integrate positions of bodies in contact, their velocities capped again
-        relax, unbiased: removes the velocity the bias added, and solves friction
+        relax, unbiased: removes the velocity the bias added (friction in both passes:
+            first in the biased one, last in the relax one)
     restitution: the other points that hit during the step bounce (restitution.py)
     scatter the impulses back to the contact rows (warm starting next step)
     velocities and poses back to the body columns (_write_back)
@@ -27,7 +28,8 @@ this substep (``bias = s / h``), which is what keeps ordinary-speed bodies from 
 
 Sources: Box2D v3 ``src/solver.c``, ``src/contact_solver.c`` (``b2PrepareContactsTask``,
 ``b2WarmStartContactsTask``, ``b2SolveContact``, ``b2ApplyRestitutionTask``); Catto,
-"Solver2D" (2024). Friction is solved in the relax pass only (Box2D #1050, 2026).
+"Solver2D" (2024). Friction is solved before the normal impulses in the biased pass
+and after them in the relax pass (``contact_solver.py`` says why).
 """
 import math
 

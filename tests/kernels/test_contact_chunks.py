@@ -109,6 +109,8 @@ def _one_at_a_time(chunks, state, which, inv_h, soft_dyn, soft_static, pushout, 
                 store_velocities(state, ca, cb, cw, start, v, at, j, True)
                 continue
             gather_velocities(state, ca, cb, v, at, j)
+            if which == SOLVE:  # friction first in the biased pass, last in the relax pass
+                _friction_lane(cw, start + k, v, k, order)
             _normal_lane(cw, start + k, v, k, pass_, soft_dyn, soft_static, order)
             if which == RELAX:
                 _friction_lane(cw, start + k, v, k, order)
