@@ -72,8 +72,9 @@ REBUILD_GROWTH = 1.2
 # benchmarks/pyramid_quality.py, sideways as the largest move over the run): 4 x 30 Hz
 # 11.6 cm, 4.4 cm (Box2D v3.1: 11.8 cm, 1.7 cm); 7 x 80 Hz 1.8 cm, 1.04 cm (0.6 cm at the
 # end). With the colouring visited in a scrambled order (session 27, dynamics/coloring.py):
-# 4 x 30 Hz 11.7 cm, 3.4 cm; 7 x 80 Hz 1.8 cm, 0.75 cm. docs/internals.md says what else
-# was tried (friction in both passes would allow 6 substeps).
+# 4 x 30 Hz 11.7 cm, 3.4 cm; 7 x 80 Hz 1.8 cm, 0.75 cm; and with friction first in the
+# biased pass too (contact_solver.py): 4 x 30 Hz 11.75 cm, 2.24 cm; 7 x 80 Hz 1.75 cm,
+# 0.25 cm; 6 x 90 Hz 1.47 cm, 0.32 cm (not shipped: docs/internals.md says why).
 SUBSTEPS = 7
 
 # Contacts per solve block: islands are packed into blocks of about this many contacts,

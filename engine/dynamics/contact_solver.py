@@ -30,9 +30,9 @@ impulses, so no friction impulse after them turns a body into the ground (Box2D 
 order, "non-penetration is more important than friction"). Box2D v3.1 solves friction
 after the normal impulses in both passes, and its main branch (#1050) in the relax pass
 only; measured on pyramid40 (``benchmarks/pyramid_quality.py``, largest sideways move,
-7 substeps at 80 Hz): relax only 0.75 cm, after the normal impulses in both 0.60 cm but
-a fast spinning stick sank 4.9 cm into the ground (``tests/test_ccd.py``, bar 2 cm),
-this order 0.25 cm with the stick held.
+7 substeps at 80 Hz): relax only 0.75 cm; after the normal impulses in both 0.60 cm, but
+a fast spinning stick sank 4.9 cm into the ground (``tests/test_ccd.py``, bar 2 cm);
+this order 0.25 cm, the stick held.
 
 Sources: Box2D v3 ``src/contact_solver.c`` (the wide-float ``b2WarmStartContactsTask``
 and ``b2SolveContactsTask`` over ``b2FloatW`` lanes, the scalar overflow contacts,
