@@ -67,7 +67,7 @@ def order_contacts(rows, cba, cbb, inv_mass, inv_inertia, stype, lane, order, to
     budget : int
         Contacts a solve block holds (``solve_blocks.solve_blocks``; 0: one block). The
         colours do not depend on the blocks: a row's colour depends only on the rows of
-        its own bodies before it.
+        its own bodies visited before it.
 
     Returns
     -------

@@ -209,7 +209,7 @@ def fast_pair_impacts(fast, frac, bodies, pieces, rule, one_way, params, scratch
     The pairs with a pending impact wait in a heap by time (``time_heap.py``), and an
     applied impact times again only the pairs of its two bodies (Box2D's smash, 4,700
     fast boxes and 27,000 candidate pairs: scanning every pair at each of 300 impacts
-    took 20-50 ms of a step; scanning the pending ones, about 1 ms).
+    took 20-50 ms of a step).
     """
     # no atomic counts on the arguments in the loops below (the caller keeps them alive)
     fast, frac, bodies, pieces, rule, one_way, scratch, center = borrowed(
