@@ -67,15 +67,17 @@ REBUILD_GROWTH = 1.2
 #   6 substeps, 70 Hz: 0.01 mm; 2.4 cm, 7.9 mm (a spinning stick sinks 2 cm into the ground)
 #   7 substeps, 80 Hz: 0.06 mm; 1.8 cm, 6.0 mm
 #   8 substeps, 80 Hz: 0.00 mm; 1.8 cm, 5.8 mm
-# 7 at 80 Hz keeps 8's quality for 7/8 of its solver work; the issue's bar is 1 cm.
+# (These four rows predate the fixes below.) 7 at 80 Hz kept 8's quality for 7/8 of its
+# solver work; the issue's bar is 1 cm.
 # Since contact points keep their warm start across reference-face flips (2026-11-25,
 # benchmarks/pyramid_quality.py, sideways as the largest move over the run): 4 x 30 Hz
 # 11.6 cm, 4.4 cm (Box2D v3.1: 11.8 cm, 1.7 cm); 7 x 80 Hz 1.8 cm, 1.04 cm (0.6 cm at the
 # end). With the colouring visited in a scrambled order (session 27, dynamics/coloring.py):
 # 4 x 30 Hz 11.7 cm, 3.4 cm; 7 x 80 Hz 1.8 cm, 0.75 cm; and with friction first in the
 # biased pass too (contact_solver.py): 4 x 30 Hz 11.75 cm, 2.24 cm; 7 x 80 Hz 1.75 cm,
-# 0.25 cm; 6 x 90 Hz 1.47 cm, 0.32 cm (not shipped: docs/internals.md says why).
-SUBSTEPS = 7
+# 0.25 cm; 6 x 90 Hz 1.47 cm, 0.32 cm, shipped since session 28 (a seventh less solver
+# work: pyramid40's step 0.89 of 7 x 80 Hz's, in-process A/B; docs/performance.md).
+SUBSTEPS = 6
 
 # Contacts per solve block: islands are packed into blocks of about this many contacts,
 # and each block runs all its substeps before the next one, so that its contacts' solver
@@ -85,7 +87,7 @@ SOLVE_BLOCK_CONTACTS = 2048
 # Steps a world solves as one block, without looking for its islands, after the search
 # found that blocks would not pay (one island holds nearly every contact).
 SOLVE_BLOCK_RETRY = 16
-CONTACT_HERTZ = 80.0
+CONTACT_HERTZ = 90.0
 CONTACT_DAMPING_RATIO = 10.0
 
 # The contact hertz is clamped to this fraction of the substep rate 1/h (Box2D v3.0's
@@ -113,8 +115,9 @@ STATIC_HERTZ_FACTOR = 2.0
 # grid's mean speed over 3 s stays under 3 m/s up to 0.3 of the rate with one pass
 # (0.35: 12 m/s at 7 substeps, 0.4: 93-266 m/s), 0.5 with two, 0.7 with four, 1.0 with
 # eight. Unclamped, 120 Hz at Box2D's 4 substeps (half the rate) blew the grid apart
-# at 290 m/s. The defaults (120 Hz, one pass, 7 substeps: 126 Hz allowed) and the
-# stiff setting of docs/joints.md (300 Hz, 8 passes: 356 allowed) are not clamped.
+# at 290 m/s. At the default 6 substeps and one pass 108 Hz is allowed, so the default
+# 120 Hz is solved as 108 (7 substeps allowed 126); the stiff setting of docs/joints.md
+# (300 Hz, 8 passes: 305 allowed) is not clamped.
 JOINT_HERTZ = 120.0
 JOINT_DAMPING_RATIO = 2.0
 JOINT_MAX_HERTZ_FRACTION = 0.3

@@ -178,7 +178,7 @@ def test_revolute_limit_overshoot_and_rest():
 
 def test_revolute_limit_with_a_heavy_tip():
     """A tip ten times the bar's mass: Box2D v3 overshoots 1.38 degrees and rests
-    0.115 off; this engine at its defaults 0.60 and 0.023, with ``STIFF`` 0.14 and 0.002."""
+    0.115 off; this engine at its defaults 0.92 and 0.029, with ``STIFF`` 0.16 and 0.004."""
     over, rest = _falling_bar(10.0, **STIFF)
     assert over <= 0.5 and rest <= 0.05
 
@@ -254,8 +254,9 @@ def _cantilever(**settings):
 
 
 def test_welded_cantilever_sags_less_than_box2d():
-    """Box2D v3's soft welds sag 14 cm; at the defaults 3.0 cm, and ``STIFF`` under 1 cm."""
-    assert _cantilever() < 0.035
+    """Box2D v3's soft welds sag 14 cm; at the defaults 3.7 cm (6 substeps: the default
+    120 Hz is solved as 108 Hz; 3.0 cm at 7 substeps), and ``STIFF`` under 1 cm."""
+    assert _cantilever() < 0.04
     assert _cantilever(**STIFF) < 0.01
 
 

@@ -17,8 +17,9 @@ class JointSettings:
     joint_hertz = state_setting("joint_hertz", "joint_hertz", as_positive, """\
         Stiffness of every joint's position correction, in Hz; 120 by default (Box2D v3:
         60). Higher is stiffer, up to 0.3 times the substep rate times the square root of
-        ``joint_iterations`` (126 Hz at the default 7 substeps and one pass): the solver
-        uses the lesser of the two, as the stiffest it holds (``docs/joints.md``).
+        ``joint_iterations`` (108 Hz at the default 6 substeps and one pass, so the default
+        is solved as 108 Hz): the solver uses the lesser of the two, as the stiffest it
+        holds (``docs/joints.md``).
 
         Examples
         --------

@@ -54,7 +54,7 @@ class World(WorldBulk, WorldEvents, WorldQueries, WorldJoints, AngularJoints, Jo
         Acceleration in m/s^2, default ``(0, -10)``; each component within
         +-``MAX_GRAVITY`` (1e6).
     substeps : int
-        Solver substeps per step, default 7 (``engine.constants.SUBSTEPS``; Box2D's
+        Solver substeps per step, default 6 (``engine.constants.SUBSTEPS``; Box2D's
         default is 4). More is stiffer and slower.
     mixing : {"box2d", "pymunk"}
         How two shapes' materials combine: Box2D's ``sqrt(f1*f2)`` friction and
