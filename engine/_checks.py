@@ -52,6 +52,8 @@ def as_bool(value, name):
 
 def as_positive(value, name):
     """``value`` as a finite float > 0."""
+    if type(value) is float and 0.0 < value < math.inf:  # the common case (NaN fails)
+        return value
     f = as_float(value, name)
     if f <= 0.0:
         raise ValueError(f"{name} must be > 0, got {f}")
@@ -60,6 +62,8 @@ def as_positive(value, name):
 
 def as_non_negative(value, name):
     """``value`` as a finite float >= 0."""
+    if type(value) is float and 0.0 <= value < math.inf:  # the common case (NaN fails)
+        return value
     f = as_float(value, name)
     if f < 0.0:
         raise ValueError(f"{name} must be >= 0, got {f}")
@@ -74,6 +78,8 @@ def as_within(value, name, limit, unit=""):
     >>> as_within(-3, "torque", 1e40, "N m")
     -3.0
     """
+    if type(value) is float and -limit <= value <= limit and value - value == 0.0:
+        return value  # the common case, in one test (NaN and infinities fail it)
     f = as_float(value, name)
     if not abs(f) <= limit:
         raise ValueError(f"{name} must be between -{limit:g} and {limit:g}{' ' + unit if unit else ''}, "
@@ -89,6 +95,8 @@ def as_between(value, name, low, high, unit=""):
     >>> as_between(2, "density", 1e-12, 1e12, "kg/m^2")
     2.0
     """
+    if type(value) is float and low <= value <= high and value - value == 0.0:
+        return value  # the common case, in one test (NaN and infinities fail it)
     f = as_float(value, name)
     if not low <= f <= high:
         raise ValueError(f"{name} must be between {low:g} and {high:g}{' ' + unit if unit else ''}, "

@@ -38,6 +38,8 @@ def as_density(value, name="density"):
     >>> as_density(2)
     2.0
     """
+    if type(value) is float and K.MIN_DENSITY <= value <= K.MAX_DENSITY:
+        return value  # the common case (NaN fails the test)
     return _positive_between(value, name, K.MIN_DENSITY, K.MAX_DENSITY, "kg/m^2")
 
 

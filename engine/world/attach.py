@@ -13,7 +13,7 @@ from . import filter_kinds, sleeping
 from ..broadphase.proxies import fat_box
 from ..constants import DYNAMIC, STATIC
 from ..contacts.pair_keys import keys_involve, pairs_kept_without
-from ..geometry.mass import combine, min_extent
+from ..geometry.mass import combine, combine_one, min_extent
 
 __all__ = ["compact_geometry", "new_shape_id", "write_filter", "set_sensor", "free_shape_id", "attach_pieces", "detach_pieces", "reinsert_pieces", "update_mass",
            "refilter_pairs", "drop_pairs_of_body", "write_mass"]
@@ -87,7 +87,12 @@ def free_shape_id(state, sid):
 
 def attach_pieces(state, row, shape_id, shape, friction, restitution):
     """Copy ``shape``'s pieces into the stores and the trees for body ``row`` as shape
-    ``shape_id``; returns the new piece rows (int64 array)."""
+    ``shape_id``; returns the new piece rows (int64 array).
+
+    One shape is added at a time by the API, so this is written for few pieces: Python
+    numbers where NumPy scalars would cost more, the body's pose read once, each piece's
+    box handed to the tree as worked out (``AABBTree.insert_leaf``).
+    """
     starts = shape._starts
     nv = int(starts[-1])
     geo = state.geometry
@@ -95,25 +100,36 @@ def attach_pieces(state, row, shape_id, shape, friction, restitution):
     geo.verts[g0:g0 + nv] = shape._verts
     geo.norms[g0:g0 + nv] = shape._norms
     geo.ghost[g0:g0 + nv] = shape._ghost
-    P = state.pieces
+    P, b = state.pieces, state.bodies
+    sensor = bool(state.shapes.sensor[shape_id])
+    static = int(b.btype[row]) == STATIC
+    tree = state.sensor_tree if sensor else state.static_tree if static else state.tree
+    angle = b.angle[row]
+    c, s = math.cos(angle), math.sin(angle)
+    x, y = b.pos[row, 0], b.pos[row, 1]
+    shift = int(b.lane[row]) * K.LANE_WIDTH
+    verts, radius = geo.verts, shape._radius
+    state.note_restitution(restitution)
     pieces = []
     for k in range(len(starts) - 1):
         p = P.alloc()
+        start, count = g0 + int(starts[k]), int(starts[k + 1] - starts[k])
         P.body[p] = row
         P.shape[p] = shape_id
-        P.sensor[p] = state.shapes.sensor[shape_id]
-        P.start[p] = g0 + starts[k]
-        P.count[p] = starts[k + 1] - starts[k]
-        P.radius[p] = shape._radius
+        P.sensor[p] = sensor
+        P.start[p] = start
+        P.count[p] = count
+        P.radius[p] = radius
         P.friction[p] = friction
         P.restitution[p] = restitution
-        state.note_restitution(restitution)
-        P.fat[p] = _fat_box(state, p)
-        P.node[p] = state.tree_of(p).insert(_leaf_box(state, p), p)
+        x0, y0, x1, y1 = fat_box(verts, start, count, radius, x, y, c, s, static,
+                                 K.SPECULATIVE_DISTANCE, K.AABB_MARGIN, K.AABB_MARGIN_FRACTION)
+        P.fat[p] = (x0, y0, x1, y1)
+        P.node[p] = tree.insert_leaf(x0 + shift, y0, x1 + shift, y1, p)
         pieces.append(p)
     state.mark_placed(row)
     pieces = np.array(pieces, dtype=np.int64)
-    if state.shapes.sensor[shape_id]:
+    if sensor:
         state.sensor_pieces = np.union1d(state.sensor_pieces, pieces)
     state.touch(shapes=True)
     return pieces
@@ -124,10 +140,11 @@ def detach_pieces(state, pieces):
     rows are freed by compacting the geometry pool once half of it is free."""
     if state.sensor_pieces.size:
         state.sensor_pieces = np.setdiff1d(state.sensor_pieces, pieces)
-    state.free_vertices += int(state.pieces.count[pieces].sum())
-    for p in pieces:
-        state.tree_of(p).remove(int(state.pieces.node[p]))
-        state.pieces.release(p)
+    P = state.pieces
+    for p in pieces.tolist():
+        state.free_vertices += int(P.count[p])
+        state.tree_of(p).remove_leaf(int(P.node[p]))
+        P.release(p)
     if len(state.pairs):
         keep, gone = pairs_kept_without(state.pairs.keys, np.asarray(pieces, np.int64))
         if gone:
@@ -229,8 +246,13 @@ def update_mass(state, row, attached):
     shape handles; the velocity of the body's material points is kept."""
     b = state.bodies
     sleeping.wake(state, row)
-    mass, (cx, cy), inertia, extent = combine([(h.shape, h.density) for h in attached])
-    b.min_extent[row] = min_extent(h.shape for h in attached)
+    if len(attached) == 1:  # (the common case: the same numbers, fewer calls)
+        h = attached[0]
+        mass, (cx, cy), inertia, extent = combine_one(h._shape, h._density)
+        b.min_extent[row] = h._shape._thin
+    else:
+        mass, (cx, cy), inertia, extent = combine([(h.shape, h.density) for h in attached])
+        b.min_extent[row] = min_extent(h.shape for h in attached)
     ox, oy = b.com[row].tolist()  # (floats from here: no NumPy scalar arithmetic)
     b.com[row] = (cx, cy)
     write_mass(b, row, b.btype[row] == DYNAMIC, mass, inertia)

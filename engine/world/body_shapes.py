@@ -5,7 +5,7 @@ from .._checks import as_between, as_direction, as_restitution, as_within
 from ..geometry.limits import as_density
 from ..geometry.shapes import Shape
 from . import attach
-from .filter import Filter
+from .filter import DEFAULT_FILTER, Filter
 from .shape_handle import ShapeHandle
 
 __all__ = ["BodyShapes"]
@@ -61,7 +61,7 @@ class BodyShapes:
         density = as_density(density)
         friction = as_between(friction, "friction", 0.0, K.MAX_FRICTION)
         restitution = as_restitution(restitution)
-        filter = Filter() if filter is None else filter
+        filter = DEFAULT_FILTER if filter is None else filter
         if not isinstance(filter, Filter):
             raise TypeError(f"filter must be an engine.Filter, got {type(filter).__name__}")
         if not isinstance(sensor, bool):
@@ -82,7 +82,7 @@ class BodyShapes:
         pieces = attach.attach_pieces(state, i, sid, shape, friction, restitution)
         handle = ShapeHandle(self, sid, shape, density, friction, restitution, pieces, filter)
         handle.user_data = user_data
-        handle.collision_type = collision_type
+        handle._collision_type = collision_type  # (checked above: no setter's checks again)
         if one_way is not None:
             handle.one_way = one_way
         if surface_speed:

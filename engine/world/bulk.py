@@ -26,19 +26,19 @@ from .attach import write_mass
 from .body import Body
 from .body_type import BodyType
 from .filter import Filter
-from .joint_rows import destroy_joints_of_body
+from .joint_rows import destroy_joints_of_bodies, destroy_joints_of_body
 from .shape_handle import ShapeHandle
 from .state import ProxyParams
 
 __all__ = ["WorldBulk", "unlink_body"]
 
 
-def unlink_body(state, i, body):
+def unlink_body(state, i, body, joints=True):
     """What destroying ``body`` (row ``i``) does before its row goes: wake what touches
-    it, destroy its joints, remove its shapes (``World.destroy_body`` and
-    ``World.destroy_bodies``)."""
+    it, destroy its joints (unless ``joints`` is False: the caller did), remove its
+    shapes (``World.destroy_body`` and ``World.destroy_bodies``)."""
     sleeping.wake_neighbours(state, i)
-    if len(state.joints):
+    if joints and len(state.joints):
         destroy_joints_of_body(state, i)
     body._detach_all()
 
@@ -81,8 +81,10 @@ class WorldBulk:
                              "body to destroy once")
         if not rows:
             return
+        if len(state.joints):  # (which joints go does not depend on the shapes)
+            destroy_joints_of_bodies(state, rows)
         for body, i in zip(bodies, rows):
-            unlink_body(state, i, body)
+            unlink_body(state, i, body, joints=False)
         gone = np.array(sorted(rows), np.int64)
         state.bodies.delete_rows(gone)
         keep = np.ones(len(state.handles), bool)

@@ -3,7 +3,7 @@ import numbers
 
 from .._api import read_only
 
-__all__ = ["Filter", "ALL_BITS"]
+__all__ = ["Filter", "ALL_BITS", "DEFAULT_FILTER"]
 
 ALL_BITS = (1 << 64) - 1
 
@@ -79,3 +79,8 @@ class Filter:
 
     def __repr__(self):
         return f"Filter(category={self._category:#x}, mask={self._mask:#x}, group={self._group})"
+
+
+# ``Filter()``, made once: a filter cannot be changed after it is made, so every shape
+# given no filter can share this one (``Body.add_shape``; making one costs a few us).
+DEFAULT_FILTER = Filter()
