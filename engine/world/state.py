@@ -144,6 +144,23 @@ class ContinuousParams(NamedTuple):
 _TOKENS = itertools.count(random.SystemRandom().getrandbits(62))
 
 
+def _same_views(arrays, store, names, n):
+    """Whether the tuple ``arrays`` (or None) still views the first ``n`` rows of the
+    columns ``names`` of ``store``: the same count, and each view's base the very column
+    now in the store. A world that makes a body and removes one every step (bullets)
+    comes back to the same columns and count at every step: its stage kernels then get
+    the very tuple of last time, which they take without typing it again
+    (``engine/_dispatch.py``; a new tuple of 28 views cost some 50 us a step there). The
+    views hold their columns, so a column replaced since cannot share an identity with
+    one the tuple views."""
+    if arrays is None or len(arrays[0]) != n:
+        return False
+    for view, name in zip(arrays, names):
+        if view.base is not getattr(store, name):
+            return False
+    return True
+
+
 def _token():
     return next(_TOKENS) & ((1 << 63) - 1)
 CONTINUOUS_PARAMS = ContinuousParams(K.LINEAR_SLOP, K.CCD_SAFETY_FACTOR)
@@ -320,23 +337,29 @@ class WorldState:
 
     # -- arrays for the kernels ---------------------------------------------------------
     def body_arrays(self):
-        """:class:`BodyArrays` of the live body rows (kept until the store changes)."""
+        """:class:`BodyArrays` of the live body rows (kept until the store changes, and
+        again when it changed back to the same columns and count: :func:`_same_views`)."""
         b = self.bodies
         version, arrays = self._body_arrays
         if version != b.version:
             n = b.used
-            arrays = BodyArrays(*(getattr(b, name)[:n] for name in BodyArrays._fields))
+            if not _same_views(arrays, b, BodyArrays._fields, n):
+                arrays = BodyArrays(*(getattr(b, name)[:n] for name in BodyArrays._fields))
             self._body_arrays = (b.version, arrays)
         return arrays
 
     def piece_arrays(self):
-        """:class:`PieceArrays` of the piece rows in use and the geometry pool."""
+        """:class:`PieceArrays` of the piece rows in use and the geometry pool (kept as
+        :meth:`body_arrays` keeps its tuple)."""
         p, g = self.pieces, self.geometry
         version, arrays = self._piece_arrays
         if version != (p.version, g.version):
             n = p.used
-            arrays = PieceArrays(*(getattr(p, name)[:n] for name in PieceArrays._fields[:12]),
-                                 g.verts, g.norms, g.ghost)
+            if not (_same_views(arrays, p, PieceArrays._fields[:12], n)
+                    and arrays.verts is g.verts and arrays.norms is g.norms
+                    and arrays.ghost is g.ghost):
+                arrays = PieceArrays(*(getattr(p, name)[:n] for name in PieceArrays._fields[:12]),
+                                     g.verts, g.norms, g.ghost)
             self._piece_arrays = ((p.version, g.version), arrays)
         return arrays
 
