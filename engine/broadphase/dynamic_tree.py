@@ -253,21 +253,6 @@ class AABBTree:
         self.reserve(2)
         return int(_k.tree_insert(*self.arrays, *box, user))
 
-    def insert_leaf(self, minx, miny, maxx, maxy, user):
-        """:meth:`insert` for the engine's own boxes, which are finite with min <= max,
-        and ``user`` a piece row (0 .. 2**31 - 1): nothing is checked again (adding a
-        shape to a body calls this once a piece; the checks cost what the insert does).
-
-        Examples
-        --------
-        >>> tree = AABBTree()
-        >>> tree.insert_leaf(0.0, 0.0, 1.0, 1.0, 5), tree.query((0, 0, 1, 1)).tolist()
-        (0, [5])
-        """
-        if self._aabb.shape[0] - self._meta[_k.META_NODES] < 2:
-            self.reserve(2)
-        return int(_k.tree_insert(*self.arrays, minx, miny, maxx, maxy, user))
-
     def remove(self, node):
         """Remove the leaf ``node``; its id may be reused by a later insert.
 
@@ -280,17 +265,6 @@ class AABBTree:
         0
         """
         _k.tree_remove(*self.arrays, self._leaf(node))
-
-    def remove_leaf(self, node):
-        """:meth:`remove` for a leaf the engine keeps (a piece's ``node``): not checked again.
-
-        Examples
-        --------
-        >>> tree = AABBTree()
-        >>> tree.remove_leaf(tree.insert_leaf(0.0, 0.0, 1.0, 1.0, 5)); tree.leaf_count
-        0
-        """
-        _k.tree_remove(*self.arrays, node)
 
     def move(self, node, aabb):
         """Replace the box of leaf ``node`` (reinsertion); ``node`` stays the same id.

@@ -11,6 +11,7 @@ import numpy as np
 from .. import constants as K
 from . import filter_kinds, sleeping
 from ..broadphase.proxies import fat_box
+from ..broadphase.tree_ops import tree_insert, tree_remove
 from ..constants import DYNAMIC, STATIC
 from ..contacts.pair_keys import keys_involve, pairs_kept_without
 from ..geometry.mass import combine, combine_one, min_extent
@@ -91,7 +92,7 @@ def attach_pieces(state, row, shape_id, shape, friction, restitution):
 
     One shape is added at a time by the API, so this is written for few pieces: Python
     numbers where NumPy scalars would cost more, the body's pose read once, each piece's
-    box handed to the tree as worked out (``AABBTree.insert_leaf``).
+    box handed to the tree as worked out (``_insert_leaf``).
     """
     starts = shape._starts
     nv = int(starts[-1])
@@ -125,7 +126,7 @@ def attach_pieces(state, row, shape_id, shape, friction, restitution):
         x0, y0, x1, y1 = fat_box(verts, start, count, radius, x, y, c, s, static,
                                  K.SPECULATIVE_DISTANCE, K.AABB_MARGIN, K.AABB_MARGIN_FRACTION)
         P.fat[p] = (x0, y0, x1, y1)
-        P.node[p] = tree.insert_leaf(x0 + shift, y0, x1 + shift, y1, p)
+        P.node[p] = _insert_leaf(tree, x0 + shift, y0, x1 + shift, y1, p)
         pieces.append(p)
     state.mark_placed(row)
     pieces = np.array(pieces, dtype=np.int64)
@@ -133,6 +134,14 @@ def attach_pieces(state, row, shape_id, shape, friction, restitution):
         state.sensor_pieces = np.union1d(state.sensor_pieces, pieces)
     state.touch(shapes=True)
     return pieces
+
+
+def _insert_leaf(tree, x0, y0, x1, y1, user):
+    """``tree.insert((x0, y0, x1, y1), user)`` for a piece's own box, finite with min <=
+    max, and a piece row as ``user``: the tree grows its pool as an insert does, and the
+    box and user are not checked again (the checks cost what the insert does)."""
+    tree.reserve(2)
+    return int(tree_insert(*tree.arrays, x0, y0, x1, y1, user))
 
 
 def detach_pieces(state, pieces):
@@ -143,7 +152,7 @@ def detach_pieces(state, pieces):
     P = state.pieces
     for p in pieces.tolist():
         state.free_vertices += int(P.count[p])
-        state.tree_of(p).remove_leaf(int(P.node[p]))
+        tree_remove(*state.tree_of(p).arrays, int(P.node[p]))  # (a live leaf: not checked again)
         P.release(p)
     if len(state.pairs):
         keep, gone = pairs_kept_without(state.pairs.keys, np.asarray(pieces, np.int64))

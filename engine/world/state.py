@@ -15,10 +15,12 @@ The stage kernels take a few named tuples instead of loose arrays:
 - one tuple of settings per stage (:class:`ProxyParams`, :class:`NarrowParams`,
   :class:`SolverParams`, :class:`ContinuousParams`).
 
-The array tuples are built once and kept until a store grows or its count changes, so a
-step does not slice thirty columns anew.
+The array tuples are kept until a store grows or its count changes (and are given again
+when it comes back to the same columns and count), so a step does not slice thirty
+columns anew.
 """
 import math
+import operator
 import itertools
 import random
 from typing import NamedTuple
@@ -145,20 +147,10 @@ _TOKENS = itertools.count(random.SystemRandom().getrandbits(62))
 
 
 def _same_views(arrays, store, names, n):
-    """Whether the tuple ``arrays`` (or None) still views the first ``n`` rows of the
-    columns ``names`` of ``store``: the same count, and each view's base the very column
-    now in the store. A world that makes a body and removes one every step (bullets)
-    comes back to the same columns and count at every step: its stage kernels then get
-    the very tuple of last time, which they take without typing it again
-    (``engine/_dispatch.py``; a new tuple of 28 views cost some 50 us a step there). The
-    views hold their columns, so a column replaced since cannot share an identity with
-    one the tuple views."""
-    if arrays is None or len(arrays[0]) != n:
-        return False
-    for view, name in zip(arrays, names):
-        if view.base is not getattr(store, name):
-            return False
-    return True
+    """Whether ``arrays`` (or None) views the first ``n`` rows of the columns ``names`` of
+    ``store`` now: then ``StageKernel`` passes that very tuple on untyped (bullets)."""
+    return (arrays is not None and len(arrays[0]) == n
+            and all(view.base is getattr(store, name) for view, name in zip(arrays, names)))
 
 
 def _token():
@@ -337,29 +329,24 @@ class WorldState:
 
     # -- arrays for the kernels ---------------------------------------------------------
     def body_arrays(self):
-        """:class:`BodyArrays` of the live body rows (kept until the store changes, and
-        again when it changed back to the same columns and count: :func:`_same_views`)."""
+        """:class:`BodyArrays` of the live body rows (kept while :func:`_same_views`)."""
         b = self.bodies
         version, arrays = self._body_arrays
         if version != b.version:
-            n = b.used
-            if not _same_views(arrays, b, BodyArrays._fields, n):
-                arrays = BodyArrays(*(getattr(b, name)[:n] for name in BodyArrays._fields))
+            if not _same_views(arrays, b, BodyArrays._fields, b.used):
+                arrays = BodyArrays(*(getattr(b, name)[:b.used] for name in BodyArrays._fields))
             self._body_arrays = (b.version, arrays)
         return arrays
 
     def piece_arrays(self):
-        """:class:`PieceArrays` of the piece rows in use and the geometry pool (kept as
-        :meth:`body_arrays` keeps its tuple)."""
+        """:class:`PieceArrays` of the piece rows in use and the geometry pool."""
         p, g = self.pieces, self.geometry
         version, arrays = self._piece_arrays
         if version != (p.version, g.version):
-            n = p.used
+            n, pool = p.used, (g.verts, g.norms, g.ghost)
             if not (_same_views(arrays, p, PieceArrays._fields[:12], n)
-                    and arrays.verts is g.verts and arrays.norms is g.norms
-                    and arrays.ghost is g.ghost):
-                arrays = PieceArrays(*(getattr(p, name)[:n] for name in PieceArrays._fields[:12]),
-                                     g.verts, g.norms, g.ghost)
+                    and all(map(operator.is_, arrays[12:], pool))):
+                arrays = PieceArrays(*(getattr(p, name)[:n] for name in PieceArrays._fields[:12]), *pool)
             self._piece_arrays = ((p.version, g.version), arrays)
         return arrays
 
