@@ -5,6 +5,7 @@ The numbers (bone sizes, pivots, limits, joint friction) are Box2D's, at ``scale
 person 1.8 m tall. Box2D's joint friction is a motor of speed 0 whose largest torque is
 the friction; the builder does the same.
 """
+import functools
 import math
 
 from ..geometry.shapes import Polygon, Segment
@@ -81,15 +82,15 @@ def ragdoll(world, position, *, scale=1.0, joint_friction=0.05, joint_hertz=0.0,
     """
     s, (px, py) = scale, position
     shape_filter = Filter(category=2, mask=3, group=-group)
-    foot = Polygon([(s * x, s * y) for x, y in FOOT], radius=0.015 * s)
+    foot_filter = Filter(category=2, mask=1, group=-group)
+    bones, foot = _shapes(s)
     bodies, joints = [], []
-    for name, y, (y0, y1, r), parent, pivot, limits, friction, damping in HUMAN:
-        body = world.create_body(position=(px, py + s * y), velocity=velocity)
-        body.add_shape(Segment((0.0, s * y0), (0.0, s * y1), s * r), density=1.0, friction=0.2,
-                       filter=shape_filter)
+    for (name, y, _, parent, pivot, limits, friction, damping), bone in zip(HUMAN, bones):
+        body = world.create_body(position=(px, py + s * y), velocity=velocity,
+                                 linear_damping=damping)
+        body.add_shape(bone, density=1.0, friction=0.2, filter=shape_filter)
         if name.startswith("lower") and name.endswith("leg"):
-            body.add_shape(foot, density=1.0, friction=0.05, filter=Filter(category=2, mask=1, group=-group))
-        body.linear_damping = damping
+            body.add_shape(foot, density=1.0, friction=0.05, filter=foot_filter)
         body.user_data = name
         if parent >= 0:
             joints.append(world.create_revolute_joint(
@@ -98,6 +99,16 @@ def ragdoll(world, position, *, scale=1.0, joint_friction=0.05, joint_hertz=0.0,
                 spring_damping=joint_damping))
         bodies.append(body)
     return Rig(bodies, joints)
+
+
+@functools.lru_cache(maxsize=8)
+def _shapes(scale):
+    """The bones' capsules (order of :data:`HUMAN`) and the foot at ``scale``: shapes
+    cannot change once made, so every ragdoll of a scale shares them (a rain makes
+    hundreds of ragdolls; making 12 shapes took about a tenth of making one)."""
+    s = scale
+    bones = tuple(Segment((0.0, s * y0), (0.0, s * y1), s * r) for _, _, (y0, y1, r), *_ in HUMAN)
+    return bones, Polygon([(s * x, s * y) for x, y in FOOT], radius=0.015 * s)
 
 
 def rain_event(step, columns):
