@@ -235,13 +235,26 @@ def test_a_chain_of_fast_balls_keeps_its_order():
 _DONE = -2.0
 
 
-def _scan_every_pair(fast, frac, bodies, pieces, rule, one_way, params, scratch, center):
+def _swept_boxes(fast, bodies, pieces, slop):
+    """Every non-sensor piece of a fast body's swept box, (pieces, 4), as the continuous
+    stage's sweeps leave them for ``fast_pair_impacts`` (NaN elsewhere: never read)."""
+    from engine.dynamics.sweeps import swept_box
+    swept = np.full((pieces.body.shape[0], 4), np.nan)
+    for p, i in enumerate(pieces.body):
+        if i >= 0 and fast[i] and not pieces.sensor[p]:
+            swept[p] = swept_box(pieces.verts, pieces.start[p], pieces.count[p], pieces.radius[p],
+                                 bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com,
+                                 np.int64(i), slop)
+    return swept
+
+
+def _scan_every_pair(fast, frac, bodies, pieces, rule, one_way, params, scratch, center, swept):
     """The fast-pair impacts found the plain way: after each impact, every candidate pair
     is scanned, those of the two bodies it stopped timed again, and the next earliest
     taken from all of them (``fast_pairs`` keeps lists instead; the answer must not
     change)."""
     from engine.dynamics import fast_pairs as fp
-    idx, box = fp._fast_pieces(fast, bodies, pieces, params[0])
+    idx, box = fp._fast_pieces(fast, bodies, pieces, swept)
     keys = fp._candidate_keys(idx, box, bodies, pieces, rule, one_way)
     body = pieces.body
     times = [fp._pair_time(k, frac, bodies, pieces, params, scratch, center) for k in keys]
@@ -293,8 +306,10 @@ def test_fast_pair_impacts_equal_a_scan_of_every_pair(seed):
     bodies.angle[:] += rng.uniform(-0.5, 0.5, n)
     fast = np.zeros(n, np.uint8)
     assert find_fast(bodies, state.continuous_params().safety, fast) > 40
-    args = (bodies, state.piece_arrays(), state.pair_rule(), state.shapes.one_way[:state.shapes.used],
-            state.continuous_params(), np.empty((9, 2)), np.empty((1, 2)))
+    pieces = state.piece_arrays()
+    args = (bodies, pieces, state.pair_rule(), state.shapes.one_way[:state.shapes.used],
+            state.continuous_params(), np.empty((9, 2)), np.empty((1, 2)),
+            _swept_boxes(fast, bodies, pieces, state.continuous_params()[0]))
     # some bodies already stopped within the step, as the sweeps against slow and
     # static bodies leave them: pairs whose two bodies stop at different times
     frac = np.where(rng.uniform(0.0, 1.0, n) < 0.3, rng.uniform(0.0, 1.0, n), 1.0)

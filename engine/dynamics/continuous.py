@@ -225,9 +225,10 @@ def solve_continuous(fast, bodies, pieces, keys, candidates, params):
             # the candidates of one piece: its partners, or the leaves of the trees
             np.empty(2 * pieces.body.shape[0] + 64, np.int64),
             np.empty((1, 2)),
-            _toi_scratch(pieces.count))  # a fast piece's vertices at both ends (sweep_ends)
+            _toi_scratch(pieces.count),  # a fast piece's vertices at both ends (sweep_ends)
+            np.empty((pieces.body.shape[0], 4)))  # each fast piece's swept box
     _sweep_fast(fast, bodies, pieces, candidates, params, work)
-    fast_pair_impacts(fast, frac, bodies, pieces, rule, one_way, params, work[4], work[6])
+    fast_pair_impacts(fast, frac, bodies, pieces, rule, one_way, params, work[4], work[6], work[8])
     return _clamp_bodies(bodies, frac)
 
 
@@ -248,7 +249,7 @@ def _sweep_fast(fast, bodies, pieces, candidates, params, work):
     (slop, safety), (tree, static_tree, rule, one_way) = params, candidates
     aabb, parent, child1, child2, height, user, meta = tree
     s_aabb, s_parent, s_child1, s_child2, s_height, s_user, s_meta = static_tree
-    frac, first, partner, stack, scratch, out, center, ends = work
+    frac, first, partner, stack, scratch, out, center, ends, swept = work
     tol = TOI_TOLERANCE_FRACTION * slop
     for p in range(piece_body.shape[0]):
         i = piece_body[p]
@@ -257,6 +258,7 @@ def _sweep_fast(fast, bodies, pieces, candidates, params, work):
         sw = body_sweep(pos0, angle0, pos, angle, com, np.int64(i))  # int64 rows at every call: one compile
         sp, kp, rp = piece_start[p], piece_count[p], piece_radius[p]
         x0, y0, x1, y1 = swept_box(verts, sp, kp, rp, pos0, angle0, pos, angle, com, i, slop)
+        swept[p, 0], swept[p, 1], swept[p, 2], swept[p, 3] = x0, y0, x1, y1  # (fast pairs)
         bulge = -1.0  # (sweep_ends when a candidate first needs it)
         shift = bodies.lane[i] * LANE_WIDTH  # tree boxes are moved by the lane (WorldBatch)
         if bullet[i] == 0 and _inside_fat_box(x0, y0, x1, y1, piece_fat, p):

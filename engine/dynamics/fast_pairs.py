@@ -39,7 +39,7 @@ from .._jit import borrowed, copy_items, njit, njit_inline
 from ..broadphase.filter_rule import pair_admitted
 from ..broadphase.key_sort import sort_keys
 from ..constants import LANE_WIDTH
-from .sweeps import body_sweep, pieces_time, relative_motion, sub_sweep, swept_box
+from .sweeps import body_sweep, pieces_time, relative_motion, sub_sweep
 from .time_heap import heap_pop, heap_push
 
 _MISS = -1.0  # no impact in the step
@@ -47,11 +47,12 @@ _DONE = -2.0  # the pair's bodies already clamped against each other
 
 
 @njit_inline
-def _fast_pieces(fast, bodies, pieces, slop):
+def _fast_pieces(fast, bodies, pieces, swept):
     """The non-sensor pieces of fast bodies (int64 (m,)) and their swept boxes (float64
     (m, 6): the box, then its low and high x moved by the body's lane, which keeps a
     ``WorldBatch``'s lanes apart), sorted by the moved low x (stable: ties keep piece
-    order)."""
+    order). ``swept`` float64 (pieces, 4) holds each such piece's swept box
+    (``sweeps.swept_box``), as the sweeps of ``continuous.py`` worked it out."""
     piece_body, sensor = pieces.body, pieces.sensor
     count = 0
     for p in range(piece_body.shape[0]):
@@ -65,9 +66,7 @@ def _fast_pieces(fast, bodies, pieces, slop):
         if i < 0 or fast[i] == 0 or sensor[p]:
             continue
         idx[m] = p
-        box[m, 0], box[m, 1], box[m, 2], box[m, 3] = swept_box(
-            pieces.verts, pieces.start[p], pieces.count[p], pieces.radius[p], bodies.pos0,
-            bodies.angle0, bodies.pos, bodies.angle, bodies.com, i, slop)
+        box[m, 0], box[m, 1], box[m, 2], box[m, 3] = swept[p, 0], swept[p, 1], swept[p, 2], swept[p, 3]
         shift = bodies.lane[i] * LANE_WIDTH  # a WorldBatch's lanes apart (0 otherwise)
         box[m, 4] = box[m, 0] + shift
         box[m, 5] = box[m, 2] + shift
@@ -196,7 +195,7 @@ def _pairs_of_bodies(keys, body, n):
 
 
 @njit
-def fast_pair_impacts(fast, frac, bodies, pieces, rule, one_way, params, scratch, center):
+def fast_pair_impacts(fast, frac, bodies, pieces, rule, one_way, params, scratch, center, swept):
     """Cut ``frac`` (float64 (n,), each body's first impact so far as a fraction of its
     sweep; 1 for none) at the impacts between pairs of fast bodies.
 
@@ -204,7 +203,9 @@ def fast_pair_impacts(fast, frac, bodies, pieces, rule, one_way, params, scratch
     ``pieces``: ``BodyArrays``, ``PieceArrays``; ``rule``: the ``PairRule``; ``one_way``
     float64 (s, 2): the shapes' one-way directions; ``params``: ``(slop, safety)`` as for
     ``solve_continuous``; ``scratch``, ``center``: its TOI scratch arrays. Returns how
-    many pair impacts were applied. See the module docstring for the algorithm.
+    many pair impacts were applied; ``swept`` float64 (pieces, 4): the swept box of every
+    non-sensor piece of a fast body (``sweeps.swept_box`` with ``params``' slop, as the
+    continuous stage's sweeps leave it). See the module docstring for the algorithm.
 
     The pairs with a pending impact wait in a heap by time (``time_heap.py``), and an
     applied impact times again only the pairs of its two bodies (Box2D's smash, 4,700
@@ -212,9 +213,9 @@ def fast_pair_impacts(fast, frac, bodies, pieces, rule, one_way, params, scratch
     took 20-50 ms of a step).
     """
     # no atomic counts on the arguments in the loops below (the caller keeps them alive)
-    fast, frac, bodies, pieces, rule, one_way, scratch, center = borrowed(
-        (fast, frac, bodies, pieces, rule, one_way, scratch, center))
-    idx, box = _fast_pieces(fast, bodies, pieces, params[0])
+    fast, frac, bodies, pieces, rule, one_way, scratch, center, swept = borrowed(
+        (fast, frac, bodies, pieces, rule, one_way, scratch, center, swept))
+    idx, box = _fast_pieces(fast, bodies, pieces, swept)
     keys = _candidate_keys(idx, box, bodies, pieces, rule, one_way)
     body = pieces.body
     times = np.empty(keys.shape[0])
