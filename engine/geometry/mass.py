@@ -6,7 +6,7 @@ common centre of mass by the parallel-axis theorem.
 """
 import numpy as np
 
-__all__ = ["combine", "combine_one"]
+__all__ = ["combine"]
 
 
 def combine(attached):
@@ -31,7 +31,9 @@ def combine(attached):
     attached = list(attached)
     mass = mx = my = about_origin = 0.0
     for shape, density in attached:
-        m, (cx, cy), moment = shape.mass_properties(density)
+        # ``shape.mass_properties(density)`` without checking the density again (the
+        # callers did): a body's mass is worked out at every shape added to it
+        m, (cx, cy), moment = density * shape._area, shape._centroid, max(density * shape._second, 0.0)
         mass += m
         mx += m * cx
         my += m * cy
@@ -48,35 +50,6 @@ def combine(attached):
         same = (cx, cy) == shape._centroid
         extent = max(extent, shape._reach if same else
                      surface_reach(shape._verts, shape._radius, cx, cy))
-    return mass, (cx, cy), inertia, extent
-
-
-def combine_one(shape, density):
-    """:func:`combine` of one shape of ``density`` (already checked), with the same
-    arithmetic, so the same numbers to the last bit, without the loops (a body with one
-    shape is the common case of ``Body.add_shape``).
-
-    Examples
-    --------
-    >>> from engine import Polygon
-    >>> tri = Polygon([(0, 0), (2, 0), (0, 1)])
-    >>> combine_one(tri, 3.0) == combine([(tri, 3.0)])
-    True
-    """
-    m = density * shape._area
-    cx, cy = shape._centroid
-    moment = max(density * shape._second, 0.0)
-    mass = 0.0 + m
-    mx = 0.0 + m * cx
-    my = 0.0 + m * cy
-    about_origin = 0.0 + (moment + m * (cx * cx + cy * cy))
-    if mass > 0.0:
-        cx, cy = mx / mass, my / mass
-        inertia = max(about_origin - mass * (cx * cx + cy * cy), 0.0)
-    else:
-        cx = cy = inertia = 0.0
-    same = (cx, cy) == shape._centroid
-    extent = max(0.0, shape._reach if same else surface_reach(shape._verts, shape._radius, cx, cy))
     return mass, (cx, cy), inertia, extent
 
 

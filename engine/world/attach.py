@@ -14,7 +14,7 @@ from ..broadphase.proxies import fat_box
 from ..broadphase.tree_ops import tree_insert, tree_remove
 from ..constants import DYNAMIC, STATIC
 from ..contacts.pair_keys import keys_involve, pairs_kept_without
-from ..geometry.mass import combine, combine_one, min_extent
+from ..geometry.mass import combine, min_extent
 
 __all__ = ["compact_geometry", "new_shape_id", "write_filter", "set_sensor", "free_shape_id", "attach_pieces", "detach_pieces", "reinsert_pieces", "update_mass",
            "refilter_pairs", "drop_pairs_of_body", "write_mass"]
@@ -255,13 +255,8 @@ def update_mass(state, row, attached):
     shape handles; the velocity of the body's material points is kept."""
     b = state.bodies
     sleeping.wake(state, row)
-    if len(attached) == 1:  # (the common case: the same numbers, fewer calls)
-        h = attached[0]
-        mass, (cx, cy), inertia, extent = combine_one(h._shape, h._density)
-        b.min_extent[row] = h._shape._thin
-    else:
-        mass, (cx, cy), inertia, extent = combine([(h.shape, h.density) for h in attached])
-        b.min_extent[row] = min_extent(h.shape for h in attached)
+    mass, (cx, cy), inertia, extent = combine([(h._shape, h._density) for h in attached])
+    b.min_extent[row] = min_extent(h._shape for h in attached)
     ox, oy = b.com[row].tolist()  # (floats from here: no NumPy scalar arithmetic)
     b.com[row] = (cx, cy)
     write_mass(b, row, b.btype[row] == DYNAMIC, mass, inertia)
