@@ -28,7 +28,7 @@ def combine(attached):
     >>> round(m, 6), c, round(i, 6), r
     (6.283185, (0.0, 0.0), 9.424778, 2.0)
     """
-    attached = list(attached)
+    attached = attached if type(attached) is list else list(attached)  # (read twice)
     mass = mx = my = about_origin = 0.0
     for shape, density in attached:
         # ``shape.mass_properties(density)`` without checking the density again (the

@@ -256,7 +256,8 @@ def update_mass(state, row, attached):
     b = state.bodies
     sleeping.wake(state, row)
     mass, (cx, cy), inertia, extent = combine([(h._shape, h._density) for h in attached])
-    b.min_extent[row] = min_extent(h._shape for h in attached)
+    b.min_extent[row] = (attached[0]._shape._thin if len(attached) == 1  # (no generator)
+                         else min_extent(h._shape for h in attached))
     ox, oy = b.com[row].tolist()  # (floats from here: no NumPy scalar arithmetic)
     b.com[row] = (cx, cy)
     write_mass(b, row, b.btype[row] == DYNAMIC, mass, inertia)
