@@ -1,12 +1,14 @@
 """Raw memory operations for kernels, as Numba intrinsics: a prefetch hint and an
 overlapping move. Each compiles to one LLVM intrinsic call (``llvm.prefetch``,
-``llvm.memmove``) with no bounds checks: the caller's indices must be right.
+``llvm.memmove``) with no bounds checks: the caller's indices must be right. And two
+NumPy helpers that reuse an earlier array's memory (``copy_into``, ``reuse``).
 """
 import numba
+import numpy as np
 from numba.core import types
 from numba.extending import intrinsic
 
-__all__ = ["move_items", "prefetch"]
+__all__ = ["copy_into", "move_items", "prefetch", "reuse"]
 
 
 @intrinsic
@@ -103,3 +105,41 @@ if numba.config.DISABLE_JIT:  # kernels run as Python
         """``a[dst:dst + count] = a[src:src + count]`` (NumPy copies overlapping ranges
         correctly)."""
         a[dst:dst + count] = a[src:src + count].copy()
+
+
+def copy_into(src, old=None):
+    """A copy of ``src``, written into the memory of ``old`` (an earlier copy, or a view
+    of a larger buffer) when it fits, so repeated copies allocate nothing.
+
+    Examples
+    --------
+    >>> a = copy_into(np.arange(4.0))
+    >>> b = copy_into(np.arange(3.0) + 5, a)
+    >>> b.tolist(), np.shares_memory(a, b)
+    ([5.0, 6.0, 7.0], True)
+    """
+    if old is not None and old.shape == src.shape and old.dtype == src.dtype:
+        old[...] = src  # the common case of a ring of snapshots: the same sizes again
+        return old
+    out = reuse(src.shape, src.dtype, old)
+    out[...] = src
+    return out
+
+
+def reuse(shape, dtype, old=None):
+    """An uninitialised array of ``shape`` and ``dtype``: a view of the memory of ``old``
+    (an earlier array, or a view of a larger buffer) when it fits, else a new buffer a
+    quarter larger than needed, so arrays that grow a little reuse it next time.
+
+    Examples
+    --------
+    >>> a = reuse((4, 2), np.float64)
+    >>> b = reuse((5, 2), np.float64, a)
+    >>> b.shape, np.shares_memory(a, b)
+    ((5, 2), True)
+    """
+    buf = old if old is None or not isinstance(old.base, np.ndarray) else old.base
+    if (buf is None or buf.dtype != dtype or buf.shape[1:] != tuple(shape[1:])
+            or buf.shape[0] < shape[0] or not buf.flags.c_contiguous):
+        buf = np.empty((shape[0] + shape[0] // 4,) + tuple(shape[1:]), dtype)
+    return buf[: shape[0]]

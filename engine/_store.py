@@ -19,9 +19,9 @@ updates after the store grows: take views again after adding bodies.
 import numpy as np
 
 from ._jit import njit
-from ._memory import move_items
+from ._memory import copy_into, move_items
 
-__all__ = ["Columns", "Handles", "copy_into", "reuse", "rows_removed"]
+__all__ = ["Columns", "Handles", "rows_removed"]
 
 
 @njit
@@ -63,44 +63,6 @@ def rows_removed(rows, gone):
     [0, 1, 2, -1]
     """
     rows -= np.searchsorted(gone, rows).astype(rows.dtype)
-
-
-def copy_into(src, old=None):
-    """A copy of ``src``, written into the memory of ``old`` (an earlier copy, or a view
-    of a larger buffer) when it fits, so repeated copies allocate nothing.
-
-    Examples
-    --------
-    >>> a = copy_into(np.arange(4.0))
-    >>> b = copy_into(np.arange(3.0) + 5, a)
-    >>> b.tolist(), np.shares_memory(a, b)
-    ([5.0, 6.0, 7.0], True)
-    """
-    if old is not None and old.shape == src.shape and old.dtype == src.dtype:
-        old[...] = src  # the common case of a ring of snapshots: the same sizes again
-        return old
-    out = reuse(src.shape, src.dtype, old)
-    out[...] = src
-    return out
-
-
-def reuse(shape, dtype, old=None):
-    """An uninitialised array of ``shape`` and ``dtype``: a view of the memory of ``old``
-    (an earlier array, or a view of a larger buffer) when it fits, else a new buffer a
-    quarter larger than needed, so arrays that grow a little reuse it next time.
-
-    Examples
-    --------
-    >>> a = reuse((4, 2), np.float64)
-    >>> b = reuse((5, 2), np.float64, a)
-    >>> b.shape, np.shares_memory(a, b)
-    ((5, 2), True)
-    """
-    buf = old if old is None or not isinstance(old.base, np.ndarray) else old.base
-    if (buf is None or buf.dtype != dtype or buf.shape[1:] != tuple(shape[1:])
-            or buf.shape[0] < shape[0] or not buf.flags.c_contiguous):
-        buf = np.empty((shape[0] + shape[0] // 4,) + tuple(shape[1:]), dtype)
-    return buf[: shape[0]]
 
 
 class Columns:
@@ -185,6 +147,13 @@ class Columns:
         """Give row ``i`` back (reset to the fills) for :meth:`alloc` to reuse."""
         self.reset_row(i)
         self.free.append(int(i))
+
+    def release_many(self, rows):
+        """Give rows ``rows`` (a list of ints) back, as :meth:`release` on each in turn."""
+        idx = np.array(rows, np.int64)
+        for name, (_, _, fill) in self._spec.items():
+            getattr(self, name)[idx] = fill
+        self.free.extend(rows)
 
     def truncate(self, rows):
         """Keep only the first ``rows`` rows in use (the ones after are filled again)."""

@@ -182,3 +182,26 @@ def test_callbacks_before_and_after_the_solver_see_the_same_contact_points(veloc
     assert seen["begin"] and seen["begin"][0] == seen["pre_solve"][0] == seen["post_solve"][0]
     assert seen["pre_solve"] == seen["post_solve"]
     assert all(abs(points[0][0] - 100) < 1 for points in seen["begin"] + seen["pre_solve"])
+
+
+@pytest.mark.parametrize("together", [True, False])
+def test_separate_reaches_every_handler_when_touching_shapes_are_removed(together):
+    """A separate callback for a pair whose shapes were removed gets both handles, for a
+    handler of any collision types (it once read a removed handle's checked property)."""
+    world = World()
+    world.create_body("static").add_shape(Polygon.box(10, 1, center=(0, -0.5)))
+    a = world.create_body(position=(0.0, 0.5))
+    a.add_shape(Polygon.box(1, 1), collision_type=2)
+    b = world.create_body(position=(0.0, 1.5))
+    b.add_shape(Polygon.box(1, 1), collision_type=3)
+    seen = []
+    world.on_collision(separate=lambda c: seen.append(("any", c.shapes)))
+    world.on_collision(2, 3, separate=lambda c: seen.append(("typed", c.shapes)))
+    for _ in range(30):
+        world.step(1 / 60)
+    handles = (a.shapes[0], b.shapes[0])
+    world.destroy_bodies([a, b]) if together else world.destroy_body(b)
+    world.step(1 / 60)
+    typed = [shapes for kind, shapes in seen if kind == "typed"]
+    assert typed == [handles]  # in the handler's type order
+    assert sum(1 for kind, _ in seen if kind == "any") == (2 if together else 1)  # a-ground and a-b; or a-b

@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._store import copy_into
+from .._memory import copy_into
 
 from . import tree_build as _b
 from . import tree_ops as _k

@@ -36,20 +36,21 @@ def fat_box(verts, start, count, radius, x, y, c, s, static, speculative, margin
 @njit
 def insert_pieces(tree, verts, starts, counts, radius, x, y, c, s, static, shift, users, params, fat, nodes,
                   first):
-    """Box and insert new pieces ``first``, ``first + 1``, ... (``World.create_bodies``);
+    """Box and insert new pieces ``first``, ``first + 1``, ... (``World.create_bodies``,
+    ``World.add_copy``);
     returns the first piece not inserted: all of them, or the one the tree had no two
     free nodes for (grow it by ``AABBTree.reserve(2)``, as an insert does, and go on).
 
     Piece ``k`` (vertex rows ``starts[k]`` .. ``+ counts[k]`` of ``verts``, rounding
-    ``radius``) is placed at ``(x[k], y[k])`` turned by ``(c[k], s[k])``; its fat box (as
-    :func:`fat_box` computes it, no margin when ``static``) goes to ``fat[k]``, and a leaf
+    ``radius[k]``) is placed at ``(x[k], y[k])`` turned by ``(c[k], s[k])``; its fat box (as
+    :func:`fat_box` computes it, no margin when ``static[k]``) goes to ``fat[k]``, and a leaf
     for ``users[k]`` with that box moved ``shift[k]`` along x to ``nodes[k]``. ``tree`` is
     the ``TreeArrays`` to insert into; ``params`` the ``ProxyParams``.
     """
     for k in range(first, users.shape[0]):
         if tree.aabb.shape[0] - tree.meta[META_NODES] < 2:
             return k
-        x0, y0, x1, y1 = fat_box(verts, starts[k], counts[k], radius, x[k], y[k], c[k], s[k], static,
+        x0, y0, x1, y1 = fat_box(verts, starts[k], counts[k], radius[k], x[k], y[k], c[k], s[k], static[k],
                                  params.speculative, params.margin, params.fraction)
         fat[k, 0], fat[k, 1], fat[k, 2], fat[k, 3] = x0, y0, x1, y1
         nodes[k] = tree_insert(tree.aabb, tree.parent, tree.child1, tree.child2, tree.height, tree.user,

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._store import copy_into, reuse
+from .._memory import copy_into, reuse
 
 from . import pair_keys as _pairs
 from .._dispatch import StageKernel

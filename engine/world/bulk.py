@@ -26,19 +26,20 @@ from .attach import write_mass
 from .body import Body
 from .body_type import BodyType
 from .filter import Filter
-from .joint_rows import destroy_joints_of_bodies, destroy_joints_of_body
+from .joint_rows import destroy_joints_of_body
 from .shape_handle import ShapeHandle
 from .state import ProxyParams
+from .unlink import unlink_bodies
 
 __all__ = ["WorldBulk", "unlink_body"]
 
 
-def unlink_body(state, i, body, joints=True):
+def unlink_body(state, i, body):
     """What destroying ``body`` (row ``i``) does before its row goes: wake what touches
-    it, destroy its joints (unless ``joints`` is False: the caller did), remove its
-    shapes (``World.destroy_body`` and ``World.destroy_bodies``)."""
+    it, destroy its joints, remove its shapes (``World.destroy_body``; ``unlink.py`` does
+    it for many bodies at once)."""
     sleeping.wake_neighbours(state, i)
-    if joints and len(state.joints):
+    if len(state.joints):
         destroy_joints_of_body(state, i)
     body._detach_all()
 
@@ -81,15 +82,11 @@ class WorldBulk:
                              "body to destroy once")
         if not rows:
             return
-        if len(state.joints):  # (which joints go does not depend on the shapes)
-            destroy_joints_of_bodies(state, rows)
-        for body, i in zip(bodies, rows):
-            unlink_body(state, i, body, joints=False)
+        unlink_bodies(state, rows, bodies)
         gone = np.array(sorted(rows), np.int64)
         state.bodies.delete_rows(gone)
-        keep = np.ones(len(state.handles), bool)
-        keep[gone] = False
-        state.handles = [h for h, kept in zip(state.handles, keep) if kept]
+        for i in reversed(gone.tolist()):
+            del state.handles[i]
         for body in bodies:
             state.body_keys.kill(body._key)
         state.body_keys.rows_removed(gone)
@@ -253,9 +250,10 @@ def _piece_rows(state, rows, sids, shape, material):
     c = np.repeat([math.cos(a) for a in angle], per)  # math's, as attach._fat_box
     s = np.repeat([math.sin(a) for a in angle], per)
     fat, nodes = np.empty((pieces.size, 4)), np.empty(pieces.size, np.int64)
-    args = (geo.verts, P.start[pieces], P.count[pieces], float(shape._radius), b.pos[body, 0], b.pos[body, 1],
-            c, s, b.btype[rows[0]] == STATIC, b.lane[body] * K.LANE_WIDTH, pieces, ProxyParams(0.0, K.SPECULATIVE_DISTANCE, K.AABB_MARGIN, K.AABB_MARGIN_FRACTION),
-            fat, nodes)
+    args = (geo.verts, P.start[pieces], P.count[pieces], np.full(pieces.size, float(shape._radius)),
+            b.pos[body, 0], b.pos[body, 1], c, s, np.full(pieces.size, b.btype[rows[0]] == STATIC),
+            b.lane[body] * K.LANE_WIDTH, pieces,
+            ProxyParams(0.0, K.SPECULATIVE_DISTANCE, K.AABB_MARGIN, K.AABB_MARGIN_FRACTION), fat, nodes)
     done = 0
     while done < pieces.size:  # the tree grows as one insert at a time would grow it
         done = insert_pieces(tree.arrays, *args, done)

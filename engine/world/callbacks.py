@@ -38,7 +38,7 @@ class Handler:
 
     def order(self, ha, hb):
         """``(first, second, swapped)`` when the pair matches this handler, else None."""
-        ta, tb = ha.collision_type, hb.collision_type
+        ta, tb = ha._collision_type, hb._collision_type  # (kept by a removed shape's handle)
         if self._fits(ta, tb):
             return ha, hb, False
         if self._fits(tb, ta):

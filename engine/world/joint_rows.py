@@ -12,7 +12,7 @@ from .joint import as_limits
 
 __all__ = ["spring_values", "drive_values", "limit_values", "distance_values", "local_of", "world_of",
            "drop_pairs_between", "remove_joint", "destroy_joints_of_body",
-           "destroy_joints_of_bodies", "break_overloaded"]
+           "break_overloaded"]
 
 NO_BROKEN = np.empty(0, np.int64)
 NO_BROKEN.flags.writeable = False
@@ -107,24 +107,6 @@ def destroy_joints_of_body(state, i):
     """Destroy the joints of body row ``i`` (the body is being destroyed)."""
     for row in state.joints.rows_of_body(i):
         remove_joint(state, int(row))
-
-
-def destroy_joints_of_bodies(state, rows):
-    """Destroy the joints of body rows ``rows`` (a list: bodies being destroyed
-    together), in the order :func:`destroy_joints_of_body` on each in turn would (so the
-    joint store's free rows come out the same): one look over the joint store, not one
-    a body (a ragdoll's 11 bodies among 10,000 joints)."""
-    c = state.joints.columns
-    n = c.used
-    found = np.flatnonzero((c.kind[:n] >= 0) & (np.isin(c.body_a[:n], rows)
-                                                | np.isin(c.body_b[:n], rows)))
-    if found.size == 0:
-        return
-    ends = list(zip(found.tolist(), c.body_a[found].tolist(), c.body_b[found].tolist()))
-    for i in rows:
-        for row, a, b in ends:
-            if (a == i or b == i) and c.kind[row] >= 0:  # (not removed for a body before)
-                remove_joint(state, row)
 
 
 def break_overloaded(state):

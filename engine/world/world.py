@@ -27,6 +27,7 @@ from .joint_settings import JointSettings
 from .world_sleep import WorldSleep
 from .world_snapshot import WorldSnapshots
 from .bulk import WorldBulk, unlink_body
+from .copies import WorldCopies
 from .world_angular_joints import AngularJoints
 from .attach import write_mass
 from .body import Body
@@ -44,7 +45,7 @@ body : Body
     A live body of this world."""
 
 
-class World(WorldBulk, WorldEvents, WorldQueries, WorldJoints, AngularJoints, JointSettings,
+class World(WorldBulk, WorldCopies, WorldEvents, WorldQueries, WorldJoints, AngularJoints, JointSettings,
             WorldSleep, WorldSnapshots):
     """A physics world: bodies, their shapes, gravity, and the step.
 
