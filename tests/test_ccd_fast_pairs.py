@@ -243,8 +243,8 @@ def _swept_boxes(fast, bodies, pieces, slop):
     for p, i in enumerate(pieces.body):
         if i >= 0 and fast[i] and not pieces.sensor[p]:
             swept[p] = swept_box(pieces.verts, pieces.start[p], pieces.count[p], pieces.radius[p],
-                                 bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com,
-                                 np.int64(i), slop)
+                                 bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.turn,
+                                 bodies.com, np.int64(i), slop)
     return swept
 
 

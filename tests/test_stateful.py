@@ -283,6 +283,23 @@ class WorldMachine(RuleBasedStateMachine):
         self.dead_joints.append(joint)
         self._changed()
 
+    @precondition(lambda self: len(self.bodies) <= MAX_BODIES // 2)
+    @rule(dx=coord, dy=coord)
+    def copy_itself(self, dx, dy):
+        """``World.add_copy`` of the world into itself: the copies join the lists as if
+        made one by one, moved by ``(dx, dy)``."""
+        world = self.world
+        old = list(world.bodies)
+        positions = world.positions.copy()
+        made, joints = world.add_copy(world, (dx, dy))
+        assert np.array_equal(world.positions[len(old):], positions + (dx, dy))
+        twin = {id(o): m for o, m in zip(old, made)}
+        self.bodies += made
+        self.shapes += [(twin[id(b)].shapes[b.shapes.index(h)], twin[id(b)]) for h, b in self.shapes]
+        self.joints += [(new, None if a is None else twin[id(a)], twin[id(c)])
+                        for (_, a, c), new in zip(sorted(self.joints, key=lambda e: e[0].id), joints)]
+        self._changed()
+
     # -- sleeping ----------------------------------------------------------------------
     @precondition(lambda self: self.bodies)
     @rule(i=pick, awake=st.booleans())
@@ -316,6 +333,15 @@ class WorldMachine(RuleBasedStateMachine):
                     a.body_type.name == c.body_type.name == "DYNAMIC"):
                 ia, ic = self.world.body_index(a), self.world.body_index(c)
                 assert asleep[ia] == asleep[ic], "a joint's two dynamic bodies sleep together"
+
+    @invariant()
+    def rotations_follow_angles(self):
+        """Every body's kept rotation is ``math``'s cosine and sine of its angle, to the
+        bit, whatever wrote the angle (a setter, the solver, the continuous stage)."""
+        b = self.world._state.bodies
+        n = b.used
+        expected = [(math.cos(a), math.sin(a)) for a in b.angle[:n].tolist()]
+        assert b.turn[:n, :2].tolist() == [list(e) for e in expected]
 
     # -- stepping, queries, copies -----------------------------------------------------
     @rule(n=st.integers(1, 4))

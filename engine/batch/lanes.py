@@ -8,6 +8,7 @@ import numpy as np
 from .. import constants as K
 from .._checks import as_array
 from ..world import attach, sleeping
+from ..world.columns import set_angles
 
 __all__ = ["as_lanes", "as_lane_vectors", "set_materials", "set_state", "apply_forces",
            "initial_rows", "reset"]
@@ -88,6 +89,8 @@ def set_state(state, per_world, lanes, positions, angles, velocities, angular_ve
     rows = _rows(lanes, b)
     for name, values in new.items():  # as the Body setters do, static bodies included
         getattr(state.bodies, name)[rows] = values
+    if "angle" in new:
+        set_angles(state.bodies, rows, new["angle"])
     placed = "pos" in new or "angle" in new
     for i in rows:
         if placed:

@@ -120,16 +120,13 @@ def refresh_proxies(bodies, pieces, tree, params, moved, quality):
     """
     # borrowed: else each view ``piece_fat[i]`` and ``tree_move`` call counts atomically
     bodies, pieces, tree, moved, quality = borrowed((bodies, pieces, tree, moved, quality))
-    btype, pos, angle, vel, angvel = bodies.btype, bodies.pos, bodies.angle, bodies.vel, bodies.angvel
+    btype, pos, turn, vel, angvel = bodies.btype, bodies.pos, bodies.turn, bodies.vel, bodies.angvel
     extent, moved_body, lane = bodies.extent, bodies.moved, bodies.lane
     piece_body, piece_start, piece_count = pieces.body, pieces.start, pieces.count
     piece_radius, piece_fat, verts = pieces.radius, pieces.fat, pieces.verts
     dt, speculative, margin, fraction = params
     n_moved = 0
     piece_sensor = pieces.sensor
-    turned = -1  # the body whose (c, s) were last computed: its next pieces reuse them
-    c = 1.0
-    s = 0.0
     for i in range(piece_body.shape[0]):
         if piece_body[i] < 0 or piece_sensor[i]:  # a free row, or a sensor's (own tree)
             continue
@@ -140,10 +137,8 @@ def refresh_proxies(bodies, pieces, tree, params, moved, quality):
             continue  # at rest and unmoved since its box was made: the box still holds
         k = piece_start[i]
         circle = turns_freely(verts, k, piece_count[i])
-        if not circle and b != turned:
-            c, s, turned = math.cos(angle[b]), math.sin(angle[b]), b
         x0, y0, x1, y1 = _moving_box(verts, k, piece_count[i], piece_radius[i], pos[b, 0], pos[b, 1],
-                                     1.0 if circle else c, 0.0 if circle else s,
+                                     1.0 if circle else turn[b, 0], 0.0 if circle else turn[b, 1],
                                      speculative + dt * abs(angvel[b]) * extent[b],
                                      dt * vel[b, 0], dt * vel[b, 1])
         f = piece_fat[i]

@@ -65,7 +65,7 @@ def update_contacts(pairs, keep, bodies, pieces, params):
     scratch_v = np.empty((2 * kmax, 2))  # collide_pieces' work space: both pieces' vertices
     scratch_n = np.empty((2 * kmax, 2))
     man = np.empty(MANIFOLD_SIZE)
-    rot = _rotations(angle, asleep)  # one cos/sin per body rather than two per pair
+    rot = bodies.turn  # each body's cos and sin, kept with its angle
     last = np.empty((MAX_POINTS, H_STRIDE))  # a pair's points of last step (_write_row)
     dropped = 0
     for i in range(keys.shape[0]):
@@ -85,8 +85,8 @@ def update_contacts(pairs, keep, bodies, pieces, params):
             rows[i, C_TOUCHING] = 0.0
             continue
         keep[i] = 1
-        frame_a = _frame(pos, angle, rot, ba)
-        frame_b = _frame(pos, angle, rot, bb)
+        frame_a = (pos[ba, 0], pos[ba, 1], rot[ba, 0], rot[ba, 1])
+        frame_b = (pos[bb, 0], pos[bb, 1], rot[bb, 0], rot[bb, 1])
         reach = _approach_reach(vel, angvel, extent, ba, bb, dt)
         com_a = _world_com(frame_a, com, ba)
         com_b = _world_com(frame_b, com, bb)
@@ -174,35 +174,6 @@ def _most_vertices(count):
     for i in range(count.shape[0]):
         kmax = max(kmax, count[i])
     return kmax
-
-
-@njit_exact_inline
-def _rotations(angle, asleep):
-    """(n, 2) cos and sin of the angle of every body awake; NaN for sleeping bodies,
-    computed by ``_frame`` if needed (a world that mostly sleeps would spend most of its
-    narrowphase here)."""
-    rot = np.empty((angle.shape[0], 2))
-    for k in range(angle.shape[0]):
-        c = math.nan
-        s = math.nan
-        if asleep[k] == 0:
-            c = math.cos(angle[k])
-            s = math.sin(angle[k])
-        rot[k, 0] = c
-        rot[k, 1] = s
-    return rot
-
-
-@njit_exact_inline
-def _frame(pos, angle, rot, k):
-    """Body ``k``'s frame ``(x, y, cos, sin)``: its rotation from ``rot``, or computed
-    here for a sleeping body (one an awake body touches: NaN in ``rot``)."""
-    c = rot[k, 0]
-    s = rot[k, 1]
-    if c != c:
-        c = math.cos(angle[k])
-        s = math.sin(angle[k])
-    return (pos[k, 0], pos[k, 1], c, s)
 
 
 @njit_exact_inline

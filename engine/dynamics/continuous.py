@@ -44,10 +44,10 @@ def find_fast(bodies, safety, fast):
         dx = pos[i, 0] - pos0[i, 0]
         dy = pos[i, 1] - pos0[i, 1]
         if com[i, 0] != 0.0 or com[i, 1] != 0.0:  # off-centre: the centre of mass's path
-            c0 = math.cos(angle0[i])
-            s0 = math.sin(angle0[i])
-            c1 = math.cos(angle[i])
-            s1 = math.sin(angle[i])
+            c0 = bodies.turn[i, 2]
+            s0 = bodies.turn[i, 3]
+            c1 = bodies.turn[i, 0]
+            s1 = bodies.turn[i, 1]
             dx += (c1 - c0) * com[i, 0] - (s1 - s0) * com[i, 1]
             dy += (s1 - s0) * com[i, 0] + (c1 - c0) * com[i, 1]
         motion = math.sqrt(dx * dx + dy * dy) + abs(angle[i] - angle0[i]) * extent[i]
@@ -163,10 +163,13 @@ def _clamp(bodies, i, t):
     """Move body ``i`` back to fraction ``t`` of its sweep (angle and centre of mass
     interpolated, as ``toi.py`` sweeps it); marks it moved."""
     pos, angle, com = bodies.pos, bodies.angle, bodies.com
-    sw = body_sweep(bodies.pos0, bodies.angle0, pos, angle, com, np.int64(i))
+    sw = body_sweep(bodies.pos0, bodies.angle0, pos, angle, com, np.int64(i), bodies.turn,
+                    np.int64(2))
     a = sw[2] + t * (sw[5] - sw[2])
     c = math.cos(a)
     s = math.sin(a)
+    bodies.turn[i, 0] = c
+    bodies.turn[i, 1] = s
     cx = sw[0] + t * (sw[3] - sw[0])
     cy = sw[1] + t * (sw[4] - sw[1])
     pos[i, 0] = cx - (c * com[i, 0] - s * com[i, 1])
@@ -244,6 +247,7 @@ def _sweep_fast(fast, bodies, pieces, candidates, params, work):
     fast, bodies, pieces, candidates, work = borrowed((fast, bodies, pieces, candidates, work))
     btype, bullet, extent, min_extent = bodies.btype, bodies.bullet, bodies.extent, bodies.min_extent
     pos0, angle0, pos, angle, com = bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com
+    turn = bodies.turn
     piece_body, piece_start, piece_count = pieces.body, pieces.start, pieces.count
     piece_radius, piece_fat, verts, norms = pieces.radius, pieces.fat, pieces.verts, pieces.norms
     (slop, safety), (tree, static_tree, rule, one_way) = params, candidates
@@ -255,9 +259,9 @@ def _sweep_fast(fast, bodies, pieces, candidates, params, work):
         i = piece_body[p]
         if i < 0 or fast[i] == 0 or pieces.sensor[p]:  # a free row, a slow body, a sensor
             continue
-        sw = body_sweep(pos0, angle0, pos, angle, com, np.int64(i))  # int64 rows at every call: one compile
+        sw = body_sweep(pos0, angle0, pos, angle, com, np.int64(i), turn, np.int64(2))  # (int64: one compile)
         sp, kp, rp = piece_start[p], piece_count[p], piece_radius[p]
-        x0, y0, x1, y1 = swept_box(verts, sp, kp, rp, pos0, angle0, pos, angle, com, i, slop)
+        x0, y0, x1, y1 = swept_box(verts, sp, kp, rp, pos0, angle0, pos, angle, turn, com, i, slop)
         swept[p, 0], swept[p, 1], swept[p, 2], swept[p, 3] = x0, y0, x1, y1  # (fast pairs)
         bulge = -1.0  # (sweep_ends when a candidate first needs it)
         shift = bodies.lane[i] * LANE_WIDTH  # tree boxes are moved by the lane (WorldBatch)
@@ -282,7 +286,7 @@ def _sweep_fast(fast, bodies, pieces, candidates, params, work):
                 continue
             meets = 1.0  # when they meet, both moving (``_moves_far``; 1: not asked)
             if btype[j] != STATIC:
-                swj = body_sweep(pos0, angle0, pos, angle, com, np.int64(j))
+                swj = body_sweep(pos0, angle0, pos, angle, com, np.int64(j), turn, np.int64(2))
                 if _moves_with(sw, swj, extent[i], extent[j], min_extent[i], safety):
                     continue
                 if btype[j] == KINEMATIC and _moves_far(swj, extent[j], min_extent[j], safety):

@@ -97,8 +97,10 @@ def _admitted(p, q, bodies, pieces, rule, one_way):
     if one_way[sp, 0] == 0.0 and one_way[sp, 1] == 0.0 and one_way[sq, 0] == 0.0 and one_way[sq, 1] == 0.0:
         return True  # (the sweeps below take four sines and cosines each)
     # int64 rows, as the continuous stage passes them: an int32 row was a second compile
-    swi = body_sweep(bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com, np.int64(i))
-    swj = body_sweep(bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com, np.int64(j))
+    swi = body_sweep(bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com, np.int64(i),
+                     bodies.turn, np.int64(2))
+    swj = body_sweep(bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com, np.int64(j),
+                     bodies.turn, np.int64(2))
     return not (_one_way_passes(one_way, sq, swi, swj) or _one_way_passes(one_way, sp, swj, swi))
 
 
@@ -147,8 +149,10 @@ def _pair_time(key, frac, bodies, pieces, params, scratch, center):
     ei, ej = bodies.extent[i], bodies.extent[j]
     slow = safety * min(bodies.min_extent[i], bodies.min_extent[j])
     # int64 rows, as the continuous stage passes them: an int32 row was a second compile
-    swi = body_sweep(bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com, np.int64(i))
-    swj = body_sweep(bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com, np.int64(j))
+    swi = body_sweep(bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com, np.int64(i),
+                     bodies.turn, np.int64(2))
+    swj = body_sweep(bodies.pos0, bodies.angle0, bodies.pos, bodies.angle, bodies.com, np.int64(j),
+                     bodies.turn, np.int64(2))
     f = min(frac[i], frac[j])
     g = max(frac[i], frac[j])
     # Two stretches, 0 .. f and f .. g, in a loop: one inlined copy of pieces_time (each

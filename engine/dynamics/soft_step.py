@@ -78,17 +78,20 @@ def _solver_types(btype, asleep):
 
 
 @njit_inline
-def _centers_of_mass(pos, angle, com):
+def _centers_of_mass(pos, turn, com):
     """float64 (n, 2): each body's centre of mass in world coordinates (the solver moves
-    bodies about it; ``pos`` is the body origin)."""
+    bodies about it; ``pos`` is the body origin, ``turn`` its rotation). Also starts
+    each body's rotation at the step's start (``turn[:, 2:]``, as ``pos0``)."""
     n = pos.shape[0]
     center = np.empty((n, 2))
     for i in range(n):
+        c = turn[i, 0]
+        s = turn[i, 1]
+        turn[i, 2] = c
+        turn[i, 3] = s
         center[i, 0] = pos[i, 0]
         center[i, 1] = pos[i, 1]
-        if com[i, 0] != 0.0 or com[i, 1] != 0.0:  # most bodies are centred: no trig
-            c = math.cos(angle[i])
-            s = math.sin(angle[i])
+        if com[i, 0] != 0.0 or com[i, 1] != 0.0:  # most bodies are centred
             center[i, 0] += c * com[i, 0] - s * com[i, 1]
             center[i, 1] += s * com[i, 0] + c * com[i, 1]
     return center
@@ -257,7 +260,7 @@ def _write_back(bodies, btype, in_contact, state, center, angle0):
     may have moved in the step it fell asleep, or been created asleep, placed by hand),
     and it stays where it is until it wakes. Left set, every sleeping body was re-boxed
     at every step (Box2D's smash, the grid asleep: 0.13 ms a step in the broadphase)."""
-    com, force, torque = bodies.com, bodies.force, bodies.torque
+    com, force, torque, turn = bodies.com, bodies.force, bodies.torque, bodies.turn
     pos, angle, vel, angvel, moved = bodies.pos, bodies.angle, bodies.vel, bodies.angvel, bodies.moved
     asleep = bodies.asleep
     for i in range(btype.shape[0]):
@@ -274,9 +277,14 @@ def _write_back(bodies, btype, in_contact, state, center, angle0):
             continue
         x = center[i, 0]
         y = center[i, 1]
-        if com[i, 0] != 0.0 or com[i, 1] != 0.0:
+        c = turn[i, 0]
+        s = turn[i, 1]
+        if angle[i] != angle0[i]:  # (else its rotation holds)
             c = math.cos(angle[i])
             s = math.sin(angle[i])
+            turn[i, 0] = c
+            turn[i, 1] = s
+        if com[i, 0] != 0.0 or com[i, 1] != 0.0:
             x -= c * com[i, 0] - s * com[i, 1]
             y -= s * com[i, 0] + c * com[i, 1]
         # Moved: the broadphase must re-box this body's pieces next step.
@@ -323,7 +331,7 @@ def step_bodies(bodies, pairs, joints, bouncy, params, scratch):
     h, rows = params.dt / params.substeps, pairs.rows
     cba, cbb = pairs.bodies[0, :rows.shape[0]], pairs.bodies[1, :rows.shape[0]]
     stype = _solver_types(bodies.btype, bodies.asleep)
-    center = _centers_of_mass(bodies.pos, bodies.angle, bodies.com)
+    center = _centers_of_mass(bodies.pos, bodies.turn, bodies.com)
     copy_rows(bodies.pos0, bodies.pos, stype.shape[0])  # the continuous stage sweeps from
     copy_items(bodies.angle0, bodies.angle, stype.shape[0])  # these
     # Contacts with points, block by block (solve_blocks.py; one block with joints),
@@ -334,7 +342,8 @@ def step_bodies(bodies, pairs, joints, bouncy, params, scratch):
     joined = 0
     if joints is not None:  # None: a world without joints (see _substeps)
         jorder, jstarts = prepare_joints(joints.data, joints.kind, joints.body_a, joints.body_b,
-                                         stype, bodies.angle, bodies.com, center, h, in_contact)
+                                         stype, bodies.angle, bodies.turn, bodies.com, center, h,
+                                         in_contact)
         joined = jorder.shape[0]
     state = _start(bodies, params, h, stype, in_contact, center)
     pairs.results[:] = 0.0  # rows the solver does not visit report nothing

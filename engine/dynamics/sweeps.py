@@ -29,18 +29,19 @@ def _inner_radius(verts, norms, start, count, radius, cx, cy):
 
 
 @njit
-def body_sweep(pos0, angle0, pos, angle, com, i):
-    """Body ``i``'s sweep from its pose at the step's start to its pose now."""
+def body_sweep(pos0, angle0, pos, angle, com, i, turn, k0):
+    """Body ``i``'s sweep from its pose at the step's start to its pose now; ``turn``
+    holds the rotations (cos, sin) of ``angle`` in columns 0, 1 and of ``angle0`` in
+    columns ``k0``, ``k0 + 1`` (the body columns' ``turn``: 2 for the step's start, 0
+    for a sweep held at its end pose)."""
     lx = com[i, 0]
     ly = com[i, 1]
-    if lx == 0.0 and ly == 0.0:  # the centre of mass at the origin (most bodies): no
-        # sines and cosines to place it (per candidate pair they were 6 % of a step of
-        # Box2D's tumbler)
+    if lx == 0.0 and ly == 0.0:  # the centre of mass at the origin (most bodies)
         return (pos0[i, 0], pos0[i, 1], angle0[i], pos[i, 0], pos[i, 1], angle[i], 0.0, 0.0)
-    c0 = math.cos(angle0[i])
-    s0 = math.sin(angle0[i])
-    c1 = math.cos(angle[i])
-    s1 = math.sin(angle[i])
+    c0 = turn[i, k0]
+    s0 = turn[i, k0 + 1]
+    c1 = turn[i, 0]
+    s1 = turn[i, 1]
     return (pos0[i, 0] + c0 * lx - s0 * ly, pos0[i, 1] + s0 * lx + c0 * ly, angle0[i],
             pos[i, 0] + c1 * lx - s1 * ly, pos[i, 1] + s1 * lx + c1 * ly, angle[i], lx, ly)
 
@@ -63,14 +64,14 @@ def arc_bulge(verts, sp, kp, a0, a1, lx, ly):
 
 
 @njit_inline
-def swept_box(verts, sp, kp, rp, pos0, angle0, pos, angle, com, i, slop):
+def swept_box(verts, sp, kp, rp, pos0, angle0, pos, angle, turn, com, i, slop):
     """The box a piece (rows ``sp``, ``kp`` of ``verts``, radius ``rp``) of body ``i``
     sweeps this step: the union of its boxes, grown by ``slop``, at the step's start
     and end, grown by how far the arc a turning corner follows bulges out of its
-    chord."""
+    chord. ``turn``: the body columns' rotations (now, and at the step's start)."""
     c0, s0, c1, s1 = 1.0, 0.0, 1.0, 0.0
     if not turns_freely(verts, sp, kp):
-        c0, s0, c1, s1 = math.cos(angle0[i]), math.sin(angle0[i]), math.cos(angle[i]), math.sin(angle[i])
+        c0, s0, c1, s1 = turn[i, 2], turn[i, 3], turn[i, 0], turn[i, 1]
     x0, y0, x1, y1 = piece_box(verts, sp, kp, rp, pos0[i, 0], pos0[i, 1], c0, s0, slop)
     u0, v0, u1, v1 = piece_box(verts, sp, kp, rp, pos[i, 0], pos[i, 1], c1, s1, slop)
     bulge = arc_bulge(verts, sp, kp, angle0[i], angle[i], com[i, 0], com[i, 1])

@@ -59,21 +59,18 @@ def _bucket(J, k, t):
 
 
 @njit
-def prepare_joints(J, kind, ja, jb, btype, angle, com, center, h, in_contact):
+def prepare_joints(J, kind, ja, jb, btype, angle, turn, com, center, h, in_contact):
     """Prepare the joints for a step of substeps ``h``; returns ``(order, starts)``:
     ``order[starts[t]:starts[t + 1]]`` are the rows of the active joints of kind ``t``
     (bucket ``PLAIN_REVOLUTE``: revolute joints without spring, motor or limits), in
     colour order (:func:`_colour_order`).
 
     A joint is active when one of its bodies is dynamic; both its bodies then take part
-    in the substeps (``in_contact`` set)."""
+    in the substeps (``in_contact`` set). ``turn``: the bodies' rotations (cos, sin)."""
     # borrowed: else each call of _bucket counts J atomically (the caller keeps them alive)
-    J, kind, ja, jb, btype, angle, com, center, in_contact = borrowed(
-        (J, kind, ja, jb, btype, angle, com, center, in_contact))
+    J, kind, ja, jb, btype, angle, turn, com, center, in_contact = borrowed(
+        (J, kind, ja, jb, btype, angle, turn, com, center, in_contact))
     m = kind.shape[0]
-    # Each body's cosine and sine, taken once: a ball of a joint grid has four joints.
-    turn = np.empty((btype.shape[0], 2))
-    known = np.zeros(btype.shape[0], np.uint8)
     bucket = np.full(m, -1, np.int64)  # each active joint's bucket (-1: not solved)
     for k in range(m):
         t = kind[k]
@@ -85,11 +82,6 @@ def prepare_joints(J, kind, ja, jb, btype, angle, com, center, h, in_contact):
         J[k, J_ACTIVE] = 1.0
         in_contact[a] = 1
         in_contact[b] = 1
-        for i in (a, b):
-            if not known[i]:
-                turn[i, 0] = math.cos(angle[i])
-                turn[i, 1] = math.sin(angle[i])
-                known[i] = 1
         ca, sa, cb, sb = turn[a, 0], turn[a, 1], turn[b, 0], turn[b, 1]
         J[k, J_FAX], J[k, J_FAY] = _turn(ca, sa, J[k, J_AX] - com[a, 0], J[k, J_AY] - com[a, 1])
         J[k, J_FBX], J[k, J_FBY] = _turn(cb, sb, J[k, J_BX] - com[b, 0], J[k, J_BY] - com[b, 1])

@@ -14,6 +14,7 @@ from .body_sleep import BodySleep
 from .body_forces import BodyForces
 from . import sleeping
 from .body_type import BodyType
+from .columns import set_angles
 
 __all__ = ["Body"]
 
@@ -116,7 +117,7 @@ class Body(BodyShapes, BodySleep, BodyForces):
         if position is not None:
             self._state.bodies.pos[i] = position
         if angle is not None:
-            self._state.bodies.angle[i] = angle
+            set_angles(self._state.bodies, i, angle)
         self._state.mark_placed(i)
         attach.reinsert_pieces(self._state, self._pieces())
 

@@ -25,6 +25,7 @@ from . import filter_kinds, sleeping
 from .attach import write_mass
 from .body import Body
 from .body_type import BodyType
+from .columns import set_angles
 from .filter import Filter
 from .joint_rows import destroy_joints_of_body
 from .shape_handle import ShapeHandle
@@ -181,7 +182,7 @@ def _body_rows(state, kind, pos, angle, vel, angvel):
     i0 = b.append(pos.shape[0])
     rows = np.arange(i0, b.used)
     b.pos[rows] = pos
-    b.angle[rows] = angle
+    set_angles(b, rows, angle)
     b.btype[rows] = int(kind)
     if kind != BodyType.STATIC:
         b.vel[rows] = vel

@@ -2,13 +2,15 @@
 body, shape, piece and geometry ``Columns`` (``_store.py``) that ``state.WorldState``
 owns. The kernels read them through ``state.BodyArrays`` and ``state.PieceArrays``.
 """
+import math
+
 import numpy as np
 
 from .. import constants as K
 from ..constants import DYNAMIC, MOVED_BY_STEP
 from ..geometry.seam_rows import GHOST_SIZE
 
-__all__ = ["BODY_COLUMNS", "SHAPE_COLUMNS", "PIECE_COLUMNS", "GEOMETRY_COLUMNS"]
+__all__ = ["BODY_COLUMNS", "SHAPE_COLUMNS", "PIECE_COLUMNS", "GEOMETRY_COLUMNS", "set_angles"]
 
 # A body's ``moved`` column says its pose changed in the last step (MOVED_BY_STEP: the
 # solver or the continuous stage moved it) or that the user set it, added a shape or
@@ -17,6 +19,11 @@ __all__ = ["BODY_COLUMNS", "SHAPE_COLUMNS", "PIECE_COLUMNS", "GEOMETRY_COLUMNS"]
 # hand (``mark_placed``).
 BODY_COLUMNS = {
     "pos": (np.float64, (2,), 0.0), "angle": (np.float64, (), 0.0),
+    # The rotation of ``angle`` (cos, sin), and of ``angle0`` after a step began (cos0,
+    # sin0): worked out once where an angle is written (``set_angles``, the solver's
+    # write-back, the continuous stage's clamp), read by every stage that places a
+    # body's shapes (each once took its own sines and cosines, about ten a body a step).
+    "turn": (np.float64, (4,), (1.0, 0.0, 1.0, 0.0)),
     "vel": (np.float64, (2,), 0.0), "angvel": (np.float64, (), 0.0),
     "force": (np.float64, (2,), 0.0), "torque": (np.float64, (), 0.0),
     "mass": (np.float64, (), 0.0), "inv_mass": (np.float64, (), 0.0),
@@ -58,3 +65,13 @@ PIECE_COLUMNS = {
 }
 GEOMETRY_COLUMNS = {"verts": (np.float64, (2,), 0.0), "norms": (np.float64, (2,), 0.0),
                     "ghost": (np.float64, (GHOST_SIZE,), 0.0)}
+
+
+def set_angles(bodies, rows, angles):
+    """Write ``angles`` (a float, or one per row) to body ``rows`` (a row, a slice or
+    an index array) of the body store ``bodies``, and their ``turn``: ``math``'s cosine
+    and sine, as the kernels take them (NumPy's may differ in the last bit)."""
+    bodies.angle[rows] = angles
+    values = np.atleast_1d(bodies.angle[rows]).tolist()
+    turns = [(math.cos(a), math.sin(a)) for a in values]
+    bodies.turn[rows, :2] = turns[0] if np.ndim(bodies.angle[rows]) == 0 else turns

@@ -33,7 +33,8 @@ def _sweep(bodies, i, moving):
     its start pose to its end pose, or held at its end pose."""
     pos, angle = bodies.pos, bodies.angle
     pos0, angle0 = (bodies.pos0, bodies.angle0) if moving else (pos, angle)
-    return body_sweep(pos0, angle0, pos, angle, bodies.com, np.int64(i))
+    return body_sweep(pos0, angle0, pos, angle, bodies.com, np.int64(i), bodies.turn,
+                      np.int64(2 if moving else 0))
 
 
 @njit

@@ -36,13 +36,14 @@ _TREES = ("tree", "static_tree", "sensor_tree")
 # leaves; joint rows (impulses). Settings (mass, friction, gravity) are not saved. The
 # start poses ``pos0``, ``angle0`` are: the next step rewrites them before it reads
 # them, but ``world.contacts()`` places the last step's points from them.
-_BODY = ("pos", "angle", "vel", "angvel", "force", "torque", "pos0", "angle0", "moved",
+_BODY = ("pos", "angle", "turn", "vel", "angvel", "force", "torque", "pos0", "angle0", "moved",
          "asleep", "sleep_time", "island")
 _PIECE = ("fat", "node")
 _JOINT = ("data",)
 # The layout of a pickled Snapshot; bump it when what a snapshot holds changes meaning.
 # 2: contact rows, results and histories packed to the points in use (``row_pack.py``).
-SNAPSHOT_FORMAT = 2
+# 3: the bodies' rotations (``turn``) kept with their angles.
+SNAPSHOT_FORMAT = 3
 # The body columns the state hash covers: what a divergence check compares.
 _HASHED_BODY = ("pos", "angle", "vel", "angvel", "asleep", "sleep_time")
 

@@ -61,6 +61,7 @@ class BodyArrays(NamedTuple):
     min_extent: np.ndarray
     pos0: np.ndarray
     angle0: np.ndarray
+    turn: np.ndarray  # (n, 4): cos, sin of angle; of angle0 once a step began
     bullet: np.ndarray
     asleep: np.ndarray
     lane: np.ndarray
@@ -141,9 +142,10 @@ class ContinuousParams(NamedTuple):
     safety: float
 
 
-# Snapshot tokens: unique within a process (a counter) and across processes (a random
-# 63-bit start drawn once; os.urandom per token cost 2.5 us on every body created).
+# Snapshot tokens: a counter from a random 63-bit start (os.urandom each: 2.5 us a body).
 _TOKENS = itertools.count(random.SystemRandom().getrandbits(62))
+CONTINUOUS_PARAMS = ContinuousParams(K.LINEAR_SLOP, K.CCD_SAFETY_FACTOR)
+NO_PAIRS = np.empty(0, np.int64)
 
 
 def _same_views(arrays, store, names, n):
@@ -155,8 +157,6 @@ def _same_views(arrays, store, names, n):
 
 def _token():
     return next(_TOKENS) & ((1 << 63) - 1)
-CONTINUOUS_PARAMS = ContinuousParams(K.LINEAR_SLOP, K.CCD_SAFETY_FACTOR)
-NO_PAIRS = np.empty(0, np.int64)
 
 
 class WorldState:

@@ -32,6 +32,7 @@ from .world_angular_joints import AngularJoints
 from .attach import write_mass
 from .body import Body
 from .body_type import BodyType
+from .columns import set_angles
 from .shape_handle import ShapeHandle
 from .state import WorldState
 
@@ -167,7 +168,7 @@ class World(WorldBulk, WorldCopies, WorldEvents, WorldQueries, WorldJoints, Angu
         b = state.bodies
         i = b.append()
         b.pos[i] = (x, y)
-        b.angle[i] = a
+        set_angles(b, i, a)
         b.btype[i] = int(kind)
         b.lin_damp[i] = ld
         b.ang_damp[i] = ad

@@ -11,7 +11,8 @@ __all__ = ["WorldSnapshots", "PICKLE_FORMAT"]
 # attributes change meaning; a pickle of another format is refused on loading.
 # 2: the solver's per-point results gained the gap hit events extrapolate over (R_GAP).
 # 3: shapes keep their thinnest part and their reach about the centroid (_thin, _reach).
-PICKLE_FORMAT = 3
+# 4: bodies keep their rotation with their angle (the ``turn`` column).
+PICKLE_FORMAT = 4
 
 
 class WorldSnapshots:
