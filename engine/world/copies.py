@@ -14,7 +14,6 @@ filters, sensors, one-way platforms, joints with their settings and accumulated
 impulses, user data (by reference). It starts awake, with no contacts: its contacts
 with anything are found by the next step, as for bodies made by hand.
 """
-import copy
 import math
 
 import numpy as np
@@ -293,8 +292,8 @@ def _joint_handles(dst, old_handles, rows):
     """A joint handle of the template's kind per new row (user data shared)."""
     joints = []
     for old, row in zip(old_handles, rows.tolist()):
-        new = copy.copy(old)
-        new._state, new._row = dst, row
+        new = type(old)(dst, row)  # (a joint handle is its state, its row, its user data)
+        new.user_data = old.user_data
         dst.joints.handles[row] = new
         joints.append(new)
     return joints
