@@ -75,8 +75,14 @@ REBUILD_GROWTH = 1.2
 # end). With the colouring visited in a scrambled order (session 27, dynamics/coloring.py):
 # 4 x 30 Hz 11.7 cm, 3.4 cm; 7 x 80 Hz 1.8 cm, 0.75 cm; and with friction first in the
 # biased pass too (contact_solver.py): 4 x 30 Hz 11.75 cm, 2.24 cm; 7 x 80 Hz 1.75 cm,
-# 0.25 cm; 6 x 90 Hz 1.47 cm, 0.32 cm, shipped since session 28 (a seventh less solver
+# 0.25 cm; 6 x 90 Hz 1.47 cm, 0.32 cm, shipped in sessions 28-29 (a seventh less solver
 # work: pyramid40's step 0.89 of 7 x 80 Hz's, in-process A/B; docs/performance.md).
+# At 90 Hz, h * omega = pi / 2 (the quarter clamp): the pile then bobs up and down as a
+# whole, slowly decaying (its top boxes at 0.1-0.27 m/s until step 126), and pyramid40
+# fell asleep at step 156 (Box2D: 76). Settling (6 substeps, sleeping on; top, sideways,
+# step asleep): 90 Hz 1.47 cm, 0.32 cm, 156; 85 Hz 1.62, 0.32, 110; 80 Hz 1.81, 0.33,
+# 87; 75 Hz 2.03, 0.33, 75; 60 Hz 3.04, 0.38, 53 (the damping ratio, 5 to 20, changes
+# none of it). 85 Hz is shipped since session 30: within issue #17's 1.8 cm.
 SUBSTEPS = 6
 
 # Contacts per solve block: islands are packed into blocks of about this many contacts,
@@ -87,7 +93,7 @@ SOLVE_BLOCK_CONTACTS = 2048
 # Steps a world solves as one block, without looking for its islands, after the search
 # found that blocks would not pay (one island holds nearly every contact).
 SOLVE_BLOCK_RETRY = 16
-CONTACT_HERTZ = 90.0
+CONTACT_HERTZ = 85.0
 CONTACT_DAMPING_RATIO = 10.0
 
 # The contact hertz is clamped to this fraction of the substep rate 1/h (Box2D v3.0's
