@@ -6,7 +6,6 @@ box, stored in the tree, adds a margin: while the tight box stays inside the fat
 tree is not touched (Box2D v3: margin = min(5 cm, 0.125 x extent); static proxies get no
 margin since they do not move).
 """
-import math
 
 from .._jit import borrowed, njit, njit_inline
 from .tree_build import refit_pays, tree_refresh

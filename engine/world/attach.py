@@ -105,8 +105,7 @@ def attach_pieces(state, row, shape_id, shape, friction, restitution):
     sensor = bool(state.shapes.sensor[shape_id])
     static = int(b.btype[row]) == STATIC
     tree = state.sensor_tree if sensor else state.static_tree if static else state.tree
-    angle = b.angle[row]
-    c, s = math.cos(angle), math.sin(angle)
+    c, s = b.turn[row, :2].tolist()
     x, y = b.pos[row, 0], b.pos[row, 1]
     shift = int(b.lane[row]) * K.LANE_WIDTH
     verts, radius = geo.verts, shape._radius
@@ -229,7 +228,7 @@ def _fat_box(state, p):
     """Piece ``p``'s fat box at its body's pose, ``(x0, y0, x1, y1)``."""
     P, b = state.pieces, state.bodies
     i = P.body[p]
-    c, s = math.cos(b.angle[i]), math.sin(b.angle[i])
+    c, s = b.turn[i, :2].tolist()
     return fat_box(state.geometry.verts, P.start[p], P.count[p], P.radius[p],
                    b.pos[i, 0], b.pos[i, 1], c, s, b.btype[i] == STATIC,
                    K.SPECULATIVE_DISTANCE, K.AABB_MARGIN, K.AABB_MARGIN_FRACTION)
@@ -265,8 +264,8 @@ def update_mass(state, row, attached):
     if b.fixed_rotation[row]:
         b.inertia[row] = b.inv_inertia[row] = 0.0
     # The centre moved by d: keep the material points' velocity, v follows w x d.
-    angle, w = float(b.angle[row]), float(b.angvel[row])
-    c, s = math.cos(angle), math.sin(angle)
+    w = float(b.angvel[row])
+    c, s = b.turn[row, :2].tolist()
     dx, dy = cx - ox, cy - oy
     wx, wy = c * dx - s * dy, s * dx + c * dy
     vx, vy = b.vel[row].tolist()

@@ -247,9 +247,8 @@ def _piece_rows(state, rows, sids, shape, material):
     b = state.bodies
     tree = state.static_tree if b.btype[rows[0]] == STATIC else state.tree
     body = np.repeat(rows, per)
-    angle = b.angle[rows].tolist()
-    c = np.repeat([math.cos(a) for a in angle], per)  # math's, as attach._fat_box
-    s = np.repeat([math.sin(a) for a in angle], per)
+    c = np.repeat(b.turn[rows, 0], per)  # (set_angles wrote them)
+    s = np.repeat(b.turn[rows, 1], per)
     fat, nodes = np.empty((pieces.size, 4)), np.empty(pieces.size, np.int64)
     args = (geo.verts, P.start[pieces], P.count[pieces], np.full(pieces.size, float(shape._radius)),
             b.pos[body, 0], b.pos[body, 1], c, s, np.full(pieces.size, b.btype[rows[0]] == STATIC),
@@ -276,10 +275,9 @@ def _set_mass(state, rows, shape, density):
     write_mass(b, rows, b.btype[rows[0]] == DYNAMIC, mass, inertia)
     # v follows w x d for the centre's move d = R(angle) com, exactly as update_mass
     # computes it, once when the body is made (d = 0: only the signs of zeros can
-    # change) and once when the shape is added (math.cos, not NumPy's, which may
-    # differ in the last bit).
-    cos = np.array([math.cos(a) for a in b.angle[rows].tolist()])
-    sin = np.array([math.sin(a) for a in b.angle[rows].tolist()])
+    # change) and once when the shape is added (the kept rotation: math's cosine and
+    # sine, as update_mass's, not NumPy's, which may differ in the last bit).
+    cos, sin = b.turn[rows, 0], b.turn[rows, 1]
     for dx, dy in ((0.0, 0.0), (com[0] - 0.0, com[1] - 0.0)):
         wx, wy = cos * dx - sin * dy, sin * dx + cos * dy
         b.vel[rows, 0] -= b.angvel[rows] * wy

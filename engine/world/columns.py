@@ -72,6 +72,9 @@ def set_angles(bodies, rows, angles):
     an index array) of the body store ``bodies``, and their ``turn``: ``math``'s cosine
     and sine, as the kernels take them (NumPy's may differ in the last bit)."""
     bodies.angle[rows] = angles
-    values = np.atleast_1d(bodies.angle[rows]).tolist()
-    turns = [(math.cos(a), math.sin(a)) for a in values]
-    bodies.turn[rows, :2] = turns[0] if np.ndim(bodies.angle[rows]) == 0 else turns
+    written = bodies.angle[rows]
+    if np.ndim(written) == 0:  # one body (create_body, a setter)
+        a = float(written)
+        bodies.turn[rows, 0], bodies.turn[rows, 1] = math.cos(a), math.sin(a)
+    else:
+        bodies.turn[rows, :2] = [(math.cos(a), math.sin(a)) for a in written.tolist()]

@@ -14,8 +14,6 @@ filters, sensors, one-way platforms, joints with their settings and accumulated
 impulses, user data (by reference). It starts awake, with no contacts: its contacts
 with anything are found by the next step, as for bodies made by hand.
 """
-import math
-
 import numpy as np
 
 from .. import constants as K
@@ -219,9 +217,7 @@ def _piece_rows(dst, pieces, i0, shape_map, g0):
     body = P.body[new]
     static = b.btype[body] == STATIC
     sensor = P.sensor[new] != 0
-    angle = b.angle[body]
-    c = np.array([math.cos(a) for a in angle.tolist()])  # math's, as add_shape's boxes
-    s = np.array([math.sin(a) for a in angle.tolist()])
+    c, s = b.turn[body, 0], b.turn[body, 1]  # (copied with the bodies)
     params = ProxyParams(0.0, K.SPECULATIVE_DISTANCE, K.AABB_MARGIN, K.AABB_MARGIN_FRACTION)
     for tree, pick in ((dst.sensor_tree, sensor), (dst.static_tree, ~sensor & static),
                        (dst.tree, ~sensor & ~static)):
