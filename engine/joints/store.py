@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._keys import unique_keys
 from .._store import Columns, rows_removed
 from .layout import JOINT_SIZE
 
@@ -117,6 +118,6 @@ class JointStore:
             pick = (c.kind[:n] >= 0) & (c.collide[:n] == 0)
             a = c.body_a[:n][pick].astype(np.int64)
             b = c.body_b[:n][pick].astype(np.int64)
-            keys = np.unique((np.minimum(a, b) << 32) | np.maximum(a, b))
+            keys = unique_keys((np.minimum(a, b) << 32) | np.maximum(a, b))
             self._unjoined = (key, keys)
         return self._unjoined[1]

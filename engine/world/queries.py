@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from .._checks import as_non_negative, as_points, as_pose, as_vec2
+from .._keys import unique_keys
 from ..collision.collide import manifold_from_rows
 from ..collision.sweep import ShapeCastHit, require_shape, shape_sweep
 from ..geometry.convex import piece_box
@@ -274,7 +275,7 @@ def query_shape(state, shape, pose, filter=None, sensors=False):
     owners, rows = query_overlaps(shape._pack, shape._starts, shape._radius, x, y, a, mask,
                                   view.forest, view.geo, view.shape_pieces)
     out = []
-    for sid in np.unique(owners).tolist():
+    for sid in unique_keys(owners).tolist():
         manifold = manifold_from_rows(rows[owners == sid].tolist())
         if manifold is not None:
             out.append((state.shape_handles[sid], manifold))

@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import constants as K
 from .._dispatch import StageKernel
+from .._keys import union_keys, unique_keys
 from ..broadphase.find_pairs import tree_find_pairs
 from ..contacts.events import hit_events, sorted_difference, touch_changes
 from ..broadphase.proxies import placed_proxies, refresh_proxies
@@ -250,12 +251,12 @@ def sensors(state):
         return
     keys, kinds = sensor_visits(state.sensor_pieces, state.body_arrays(), state.piece_arrays(),
                                 state.shape_arrays(), state.trees())
-    now = np.unique(keys[kinds == OVERLAPS])
-    crossed = np.setdiff1d(np.unique(keys[kinds == CROSSED]), np.union1d(now, before))
-    begin = np.union1d(sorted_difference(now, before), crossed)
-    end = np.union1d(sorted_difference(before, now), crossed)
+    now = unique_keys(keys[kinds == OVERLAPS])
+    crossed = sorted_difference(unique_keys(keys[kinds == CROSSED]), union_keys(now, before))
+    begin = union_keys(sorted_difference(now, before), crossed)
+    end = union_keys(sorted_difference(before, now), crossed)
     if ended:
-        end = np.union1d(end, np.array(ended, np.int64))
+        end = union_keys(end, np.array(ended, np.int64))
         state.pending_sensor_ends = []
     state.overlapping = now
     state.sensor_events = SensorEvents(sensor_pairs(begin), sensor_pairs(end))
@@ -271,7 +272,7 @@ def touching(state):
     now, state.begun, end = touch_changes(pairs.keys, pairs.flags, state.pieces.shape,
                                           state.touching)
     if state.pending_ends:  # pairs of shapes removed since the last step
-        end = np.union1d(end, np.array(state.pending_ends, np.int64))
+        end = union_keys(end, np.array(state.pending_ends, np.int64))
         state.pending_ends = []
     state.ended = end
     state.touching = now
