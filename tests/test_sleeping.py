@@ -269,6 +269,28 @@ def test_a_sleeping_world_is_bit_identical_and_reports_no_events():
     assert np.array_equal(world.positions, state) and len(world.contacts()) == touching
 
 
+def test_a_resting_step_runs_after_step_functions_and_reports_no_breaks():
+    # A step of a world that sleeps whole takes a short path (stages.resting): it must
+    # still run what World.after_step queued, and report no joint breaks.
+    world, bodies = _sleeping_pyramid()
+    anchor = world.create_body("static", position=(50, 10))
+    load = world.create_body(position=(50, 9))
+    load.add_shape(Circle(0.1), density=1 / (math.pi * 0.01))  # 1 kg, 10 N on the rope
+    world.create_distance_joint(anchor, load, (50, 10), (50, 9)).break_force = 5.0
+    world.step(DT)
+    assert world.joint_events.broken.size == 1
+    load.awake = False
+    world.step(DT)  # (puts the load's island to sleep: the world sleeps whole)
+    ran = []
+    world.after_step(ran.append, "after")
+    state = np.array(world.positions).copy()
+    world.step(DT)
+    assert ran == ["after"] and world.awake_body_count == 0
+    assert world.joint_events.broken.size == 0 and np.array_equal(world.positions, state)
+    world.step(DT)
+    assert ran == ["after"]
+
+
 def test_bad_sleep_settings_are_refused():
     world = World()
     body = world.create_body()
