@@ -86,9 +86,9 @@ def _angular_parts(wa, wb, ia, ib, inputs, use_bias, soft, inv_h):
 def _point_inputs(J, k, a, b, S, inv_mass, inv_inertia):
     """What the shared point of joint ``k`` reads: ``(mass, vel_a, vel_b, rot, d,
     anchors, acc)``: the bodies' inverse masses and inertias ``(ma, ia, mb, ib)``, their
-    velocities ``(vx, vy, w)``, rotations since the step began ``(ca, sa, cb, sb)``,
-    ``d``: B's displacement since then less A's, and the centres' offset then, the anchors at the step's start and the point's
-    accumulated impulse."""
+    velocities ``(vx, vy, w)``, their rotations since the step began ``(ca, sa, cb,
+    sb)``, ``d`` = B's displacement since then less A's and the centres' offset then,
+    the anchors at the step's start, and the point's accumulated impulse."""
     return ((inv_mass[a], inv_inertia[a], inv_mass[b], inv_inertia[b]),
             (S[a, S_VX], S[a, S_VY], S[a, S_W]), (S[b, S_VX], S[b, S_VY], S[b, S_W]),
             (S[a, S_QC], S[a, S_QS], S[b, S_QC], S[b, S_QS]),
@@ -119,6 +119,7 @@ def _point(inputs, vel_a, vel_b, use_bias, soft):
 
 @njit_inline
 def _store(J, k, a, b, S, vel_a, vel_b, acc):
+    """Write joint ``k``'s point impulse and its bodies' velocities back."""
     J[k, J_PX], J[k, J_PY] = acc
     S[a, S_VX], S[a, S_VY], S[a, S_W] = vel_a
     S[b, S_VX], S[b, S_VY], S[b, S_W] = vel_b
