@@ -137,7 +137,7 @@ def resting(state):
     the last step (no body moves, no pair changes, no event): set the step's events to
     none, run the functions queued with ``World.after_step`` and return True. Otherwise
     return False (the caller steps). One call for all of it: a sleeping world's step is
-    this and ``World.step``'s checks (0.5 us on this machine, Box2D v3's 0.6)."""
+    this and ``World.step``'s checks (0.41-0.43 us on this machine, Box2D v3's 0.6)."""
     if (state.awake != 0 or not state.sleeping or state.placed or state.pending_ends
             or state.pending_sensor_ends or state.handlers):
         return False
