@@ -80,22 +80,33 @@ from numba.np.arrayobj import populate_array
 
 from ._cache_load import apply as load_without_bitcode, apply_lazy_refresh
 from ._inline_copy import apply as share_inline_copies
+from ._prebuilt import attach as attach_prebuilt, configure as configure_prebuilt
 
 share_inline_copies()  # Numba's inliner copies each callee once, not once per block
 load_without_bitcode()  # cached kernels load without parsing their linking bitcode
 apply_lazy_refresh()  # ... and without installing Numba's compiler registries
 
-njit = numba.njit(cache=True, error_model="numpy", nogil=True, fastmath={"contract"})
+
+
+def _shipped(decorator):
+    """``decorator`` whose kernels fall back to the shipped archive (``_prebuilt.py``)."""
+    def decorate(function):
+        return attach_prebuilt(decorator(function))
+    return decorate
+
+
+njit = _shipped(numba.njit(cache=True, error_model="numpy", nogil=True, fastmath={"contract"}))
 
 # For small helpers called per pair or per contact: inlined into the caller at Numba's
 # IR level. A call to a separately compiled function that takes arrays costs
 # reference-count updates (atomic instructions) on every call: measured here,
 # 227 ns for a box-box manifold through four nested calls; inlined, collide_pieces takes
 # about 120 ns for a box pair (2026-11-24, a busy shared machine; docs/internals.md).
-njit_inline = numba.njit(cache=True, error_model="numpy", nogil=True, inline="always", fastmath={"contract"})
+njit_inline = _shipped(numba.njit(cache=True, error_model="numpy", nogil=True, inline="always",
+                                  fastmath={"contract"}))
 
 # Without FMA contraction: identical results from fresh and cached compiles (see above).
-njit_exact = numba.njit(cache=True, error_model="numpy", nogil=True)
+njit_exact = _shipped(numba.njit(cache=True, error_model="numpy", nogil=True))
 
 # The per-pair helpers of the ``njit_exact`` kernels (the narrowphase's): inlined like
 # ``njit_inline``, and like ``njit_exact`` without ``contract``, so that a helper's
@@ -106,7 +117,7 @@ njit_exact = numba.njit(cache=True, error_model="numpy", nogil=True)
 # out of a loop, or sits in one branch of an if/else whose other branch inlines a
 # helper taking the same arrays. Look for NRT_incref in the kernel's LLVM IR
 # (``inspect_llvm()``, fresh compile) when splitting a per-pair loop.
-njit_exact_inline = numba.njit(cache=True, error_model="numpy", nogil=True, inline="always")
+njit_exact_inline = _shipped(numba.njit(cache=True, error_model="numpy", nogil=True, inline="always"))
 
 
 def _borrow_value(context, builder, typ, value):
@@ -215,7 +226,7 @@ def copy_items(dst, src, n):
 
 
 __all__ = ["borrowed", "copy_items", "copy_rows", "njit", "njit_exact", "njit_exact_inline", "njit_inline",
-           "kernel_modules"]
+           "kernel_fingerprint", "kernel_modules"]
 
 _IMPORTS_JIT = re.compile(rb"^from \.+_jit import", re.M)
 
@@ -247,30 +258,48 @@ _DEFINES = re.compile(rb"^\s*(def|class) ", re.M)
 _TOOLKIT = ("_jit.py", "_memory.py")
 
 
-def clear_stale_cache(package=None):
-    """Delete the cached kernels under ``package`` unless no kernel source changed.
-
-    The fingerprint covers the path and bytes of every kernel module, of this module
-    and ``_memory.py`` (helpers kernels inline), and of every module of named values
-    only (``constants.py``, the row layouts: Numba bakes the values a kernel reads into
-    its compiled code); it is kept in ``package/__pycache__/kernels.sha256``. Each file
-    is read once (about 3 ms for the engine's 130 modules).
-    """
-    root = pathlib.Path(__file__).resolve().parent if package is None else pathlib.Path(package)
+def _fingerprinted(root):
+    """The files whose bytes decide what the kernels under ``root`` compile to: every
+    kernel module, ``_jit.py`` and ``_memory.py`` (helpers kernels inline), and every
+    module of named values only (``constants.py``, the row layouts: Numba bakes the
+    values a kernel reads into its compiled code), with their bytes."""
     toolkit = {root / name for name in _TOOLKIT}
     sources = _sources(root)
-    modules = [p for p, text in sources.items()
-               if p in toolkit or _IMPORTS_JIT.search(text) or not _DEFINES.search(text)]
+    return {p: text for p, text in sources.items()
+            if p in toolkit or _IMPORTS_JIT.search(text) or not _DEFINES.search(text)}
+
+
+def kernel_fingerprint(package=None):
+    """The SHA-256 of the path and bytes of every file that decides the compiled kernels.
+
+    Examples
+    --------
+    >>> len(kernel_fingerprint())
+    64
+    """
+    root = pathlib.Path(__file__).resolve().parent if package is None else pathlib.Path(package)
     digest = hashlib.sha256()
-    for path in modules:
+    for path, text in _fingerprinted(root).items():
         digest.update(path.relative_to(root).as_posix().encode())
-        digest.update(sources[path])
-    fingerprint = digest.hexdigest()
+        digest.update(text)
+    return digest.hexdigest()
+
+
+def clear_stale_cache(package=None):
+    """Delete the cached kernels under ``package`` unless no kernel source changed;
+    returns the sources' fingerprint.
+
+    The fingerprint (:func:`kernel_fingerprint`) is kept in
+    ``package/__pycache__/kernels.sha256``. Each file is read once (about 3 ms for the
+    engine's 130 modules).
+    """
+    root = pathlib.Path(__file__).resolve().parent if package is None else pathlib.Path(package)
+    fingerprint = kernel_fingerprint(root)
     marker = root / "__pycache__" / "kernels.sha256"
     try:
         if marker.is_file() and marker.read_text() == fingerprint:
-            return
-        for cache in {p.parent / "__pycache__" for p in modules}:
+            return fingerprint
+        for cache in {p.parent / "__pycache__" for p in _fingerprinted(root)}:
             if cache.is_dir():
                 for f in cache.iterdir():
                     if f.suffix in (".nbi", ".nbc"):
@@ -279,9 +308,11 @@ def clear_stale_cache(package=None):
         marker.write_text(fingerprint)
     except OSError:  # a read-only install: Numba caches elsewhere
         pass
+    return fingerprint
 
 
-clear_stale_cache()
+# The shipped kernels (``_prebuilt.py``) are used only if built from these very sources.
+configure_prebuilt(pathlib.Path(__file__).resolve().parent, clear_stale_cache())
 
 
 class CompileNotice(numba.core.event.Listener):

@@ -14,7 +14,7 @@ import os
 import subprocess
 import sys
 
-from engine import scenes
+from engine import _prebuilt, scenes
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -87,8 +87,9 @@ print(json.dumps(compiles.count))
 """
 
 
-def _run(cache_dir):
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache_dir))
+def _run(cache_dir, prebuilt="0"):
+    # prebuilt "0": kernels compiled here, not loaded from the package's archive
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache_dir), ENGINE_PREBUILT=prebuilt)
     env.pop("NUMBA_DISABLE_JIT", None)
     out = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT, env=env, check=True,
                          capture_output=True, text=True)
@@ -114,6 +115,12 @@ def test_cold_and_warm_runs_give_bit_identical_states(tmp_path):
     twice = {name for name, n in compiled.items() if name.startswith("engine.") and n > 1}
     assert twice <= COMPILED_TWICE, twice - COMPILED_TWICE
     assert not [name for name in compiled if name.startswith("numba.cpython.unicode")]
+    # The kernels shipped compiled for x86-64-v3 (engine/_prebuilt.py) compute the same
+    # numbers as those just compiled for this machine, and hold every kernel these reach.
+    if _prebuilt.usable():
+        shipped, compiled_too = _run(tmp_path / "shipped", prebuilt="1")
+        assert shipped == cold
+        assert not [name for name in compiled_too if name.startswith("engine.")]
 
 
 def _copies_continue(world):

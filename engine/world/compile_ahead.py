@@ -20,7 +20,8 @@ per cache (a lock file in the cache folder): processes started together on a col
 machine (a Dask cluster's workers) do not all compile the solver twice. A helper still
 running when this process exits is stopped. ``ENGINE_COMPILE_AHEAD=0`` turns it off;
 under ``NUMBA_DISABLE_JIT`` nothing compiles and no helper starts, nor in a frozen
-application (its ``sys.executable`` is the application, not Python).
+application (its ``sys.executable`` is the application, not Python), nor where the
+package's prebuilt kernels are used (``engine/_prebuilt.py``): they hold the solver.
 """
 import atexit
 import os
@@ -31,6 +32,7 @@ import time
 
 import numba
 
+from .._prebuilt import usable as prebuilt_usable
 from ..dynamics.soft_step import step_bodies
 
 __all__ = ["start", "wait", "pending"]
@@ -92,6 +94,8 @@ def start():
         return False
     _checked = True
     if os.environ.get(_ENV, "1") == "0" or numba.config.DISABLE_JIT:
+        return False
+    if prebuilt_usable():  # the shipped kernels (``_prebuilt.py``) hold the solver
         return False
     if not sys.executable or getattr(sys, "frozen", False):  # no Python to run it with
         return False
