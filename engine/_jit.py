@@ -60,15 +60,13 @@ manifold routines, for example) would keep running its stale compiled code after
 other file changed: after a ``git pull`` or an upgrade in place, wrong physics,
 silently. To rule that out, importing this module fingerprints every kernel module of
 the package (every module that imports ``_jit``, wherever it lives) and clears their
-cached code when any of them changed (a few milliseconds: each file is read once). Caches that Numba keeps
+cached code when any of them changed (``_fingerprint.py``). Caches that Numba keeps
 elsewhere (``NUMBA_CACHE_DIR``, or a user-wide directory for read-only installs) are not
 covered: clear those by hand after changing kernels.
 """
-import hashlib
 import math
 import os
 import pathlib
-import re
 import sys
 import time
 
@@ -80,7 +78,8 @@ from numba.np.arrayobj import populate_array
 
 from ._cache_load import apply as load_without_bitcode, apply_lazy_refresh
 from ._inline_copy import apply as share_inline_copies
-from ._prebuilt import attach as attach_prebuilt, configure as configure_prebuilt
+from ._fingerprint import clear_stale_cache, kernel_fingerprint, kernel_modules
+from ._prebuilt import attach as attach_prebuilt, configure as configure_prebuilt, stale as prebuilt_stale
 
 share_inline_copies()  # Numba's inliner copies each callee once, not once per block
 load_without_bitcode()  # cached kernels load without parsing their linking bitcode
@@ -228,89 +227,6 @@ def copy_items(dst, src, n):
 __all__ = ["borrowed", "copy_items", "copy_rows", "njit", "njit_exact", "njit_exact_inline", "njit_inline",
            "kernel_fingerprint", "kernel_modules"]
 
-_IMPORTS_JIT = re.compile(rb"^from \.+_jit import", re.M)
-
-
-def _sources(root):
-    """Every ``.py`` file under ``root`` with its bytes, each file read once."""
-    return {p: p.read_bytes() for p in sorted(root.rglob("*.py"))}
-
-
-def kernel_modules(package=None):
-    """The kernel modules of ``package`` (default: this engine): every ``.py`` file under it
-    that imports ``_jit``, sorted by path.
-
-    Examples
-    --------
-    >>> names = [p.name for p in kernel_modules()]
-    >>> "narrowphase.py" in names and "world.py" not in names
-    True
-    """
-    root = pathlib.Path(__file__).resolve().parent if package is None else pathlib.Path(package)
-    return [p for p, text in _sources(root).items() if _IMPORTS_JIT.search(text)]
-
-
-# Modules of named values only (``constants.py``, row layouts) define nothing: Numba bakes
-# the values kernels read from them into the compiled code, so they count as sources.
-_DEFINES = re.compile(rb"^\s*(def|class) ", re.M)
-# What kernels inline from outside their own modules, besides each other: ``borrowed``,
-# ``copy_rows`` (here) and the memory intrinsics.
-_TOOLKIT = ("_jit.py", "_memory.py")
-
-
-def _fingerprinted(root):
-    """The files whose bytes decide what the kernels under ``root`` compile to: every
-    kernel module, ``_jit.py`` and ``_memory.py`` (helpers kernels inline), and every
-    module of named values only (``constants.py``, the row layouts: Numba bakes the
-    values a kernel reads into its compiled code), with their bytes."""
-    toolkit = {root / name for name in _TOOLKIT}
-    sources = _sources(root)
-    return {p: text for p, text in sources.items()
-            if p in toolkit or _IMPORTS_JIT.search(text) or not _DEFINES.search(text)}
-
-
-def kernel_fingerprint(package=None):
-    """The SHA-256 of the path and bytes of every file that decides the compiled kernels.
-
-    Examples
-    --------
-    >>> len(kernel_fingerprint())
-    64
-    """
-    root = pathlib.Path(__file__).resolve().parent if package is None else pathlib.Path(package)
-    digest = hashlib.sha256()
-    for path, text in _fingerprinted(root).items():
-        digest.update(path.relative_to(root).as_posix().encode())
-        digest.update(text)
-    return digest.hexdigest()
-
-
-def clear_stale_cache(package=None):
-    """Delete the cached kernels under ``package`` unless no kernel source changed;
-    returns the sources' fingerprint.
-
-    The fingerprint (:func:`kernel_fingerprint`) is kept in
-    ``package/__pycache__/kernels.sha256``. Each file is read once (about 3 ms for the
-    engine's 130 modules).
-    """
-    root = pathlib.Path(__file__).resolve().parent if package is None else pathlib.Path(package)
-    fingerprint = kernel_fingerprint(root)
-    marker = root / "__pycache__" / "kernels.sha256"
-    try:
-        if marker.is_file() and marker.read_text() == fingerprint:
-            return fingerprint
-        for cache in {p.parent / "__pycache__" for p in _fingerprinted(root)}:
-            if cache.is_dir():
-                for f in cache.iterdir():
-                    if f.suffix in (".nbi", ".nbc"):
-                        f.unlink()
-        marker.parent.mkdir(exist_ok=True)
-        marker.write_text(fingerprint)
-    except OSError:  # a read-only install: Numba caches elsewhere
-        pass
-    return fingerprint
-
-
 # The shipped kernels (``_prebuilt.py``) are used only if built from these very sources.
 configure_prebuilt(pathlib.Path(__file__).resolve().parent, clear_stale_cache())
 
@@ -346,8 +262,11 @@ class CompileNotice(numba.core.event.Listener):
         if module.split(".")[0] != __package__:
             return
         if now - self.last > self.quiet_for:
+            hint = (" (the shipped kernels are older than the sources: python tools/build_kernels.py"
+                    " rebuilds them)" if prebuilt_stale() else "")
             print("engine: compiling its Numba kernels for this machine (up to a minute, once: "
-                  "later runs load them from the cache) ...", file=self.stream or sys.stderr, flush=True)
+                  f"later runs load them from the cache){hint} ...", file=self.stream or sys.stderr,
+                  flush=True)
         self.last = now
 
     def on_start(self, event):

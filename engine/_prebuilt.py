@@ -40,7 +40,7 @@ import numba
 from numba.core import caching
 
 __all__ = ["MANIFEST", "TARGET", "PrebuiltCache", "archive_path", "attach", "configure", "entry_folder",
-           "host_runs", "usable"]
+           "host_runs", "stale", "usable"]
 
 # Numba's name for the instruction set and the features it implies (LLVM's names);
 # a machine runs the archive's code only if its processor reports all of them.
@@ -116,7 +116,7 @@ class _Archive:
         return pickle.loads(self.zip.read(folder + data_name))
 
 
-_state = {"archive": None}
+_state = {"archive": None, "stale": False}
 
 
 def configure(root, fingerprint):
@@ -128,7 +128,7 @@ def configure(root, fingerprint):
     >>> configure("/nonexistent", "0" * 64)
     False
     """
-    _state["archive"] = None
+    _state["archive"], _state["stale"] = None, False
     path = archive_path(root)
     if (os.environ.get("ENGINE_PREBUILT", "1") == "0" or numba.config.DISABLE_JIT
             or not path.is_file() or not host_runs()):
@@ -138,8 +138,10 @@ def configure(root, fingerprint):
     except (OSError, zipfile.BadZipFile, ValueError, KeyError):
         return False
     manifest = archive.manifest
-    if (manifest.get("fingerprint") != fingerprint or manifest.get("numba") != numba.__version__
-            or manifest.get("python") != list(sys.version_info[:2])):
+    if manifest.get("numba") != numba.__version__ or manifest.get("python") != list(sys.version_info[:2]):
+        return False
+    if manifest.get("fingerprint") != fingerprint:
+        _state["stale"] = True  # kernels edited since the build (a developer's tree)
         return False
     _state["archive"] = archive
     return True
@@ -148,6 +150,12 @@ def configure(root, fingerprint):
 def usable():
     """Whether kernels missing from Numba's cache are looked for in the archive."""
     return _state["archive"] is not None
+
+
+def stale():
+    """Whether the archive would serve this machine but was built from other sources
+    (kernels edited since): ``python tools/build_kernels.py`` rebuilds it."""
+    return _state["stale"]
 
 
 class PrebuiltCache(caching.FunctionCache):

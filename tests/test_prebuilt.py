@@ -51,10 +51,12 @@ def test_the_archive_is_used_here():
 
 
 def test_the_archive_is_refused_when_stale_or_turned_off(monkeypatch):
+    """Refused, and nothing loaded from it; ``stale`` is what the compile notice reads."""
     root = os.path.join(ROOT, "engine")
     try:
         assert not _prebuilt.configure(root, "0" * 64)  # sources changed since the build
         assert not _prebuilt.usable()
+        assert _prebuilt.stale() == _host_matches()  # what the compile notice tells
         monkeypatch.setenv("ENGINE_PREBUILT", "0")
         assert not _prebuilt.configure(root, _jit.kernel_fingerprint())
         assert not _prebuilt.host_runs({"avx2": True})  # a processor without FMA and the rest

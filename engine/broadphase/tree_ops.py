@@ -269,6 +269,17 @@ def tree_remove(aabb, parent, child1, child2, height, user, meta, leaf):
 
 
 @njit
+def tree_remove_many(aabb, parent, child1, child2, height, user, meta, leaves):
+    """``tree_remove`` of each of ``leaves`` (int64, live leaves of this tree), in order:
+    the tree ends as those calls leave it, for the cost of one call."""
+    for k in range(leaves.shape[0]):
+        leaf = leaves[k]
+        _remove_leaf(aabb, parent, child1, child2, height, user, meta, leaf)
+        _release(parent, child1, child2, height, user, meta, leaf)
+        meta[META_LEAVES] -= 1
+
+
+@njit
 def tree_move(aabb, parent, child1, child2, height, user, meta, leaf, minx, miny, maxx, maxy):
     """Give a live leaf a new box by reinsertion; the leaf keeps its node index, so a
     shape's stored proxy id stays valid. Needs no free node (removal frees one).

@@ -12,7 +12,8 @@ import numpy as np
 
 from . import sleeping
 from .attach import compact_geometry
-from ..broadphase.tree_ops import tree_remove
+from ..broadphase.tree_ops import tree_remove_many
+from ..constants import STATIC
 
 __all__ = ["unlink_bodies"]
 
@@ -96,8 +97,7 @@ def _detach_shapes(state, handles):
     pieces = [p for h in handles for p in h._pieces.tolist()]
     if state.sensor_pieces.size:
         state.sensor_pieces = np.setdiff1d(state.sensor_pieces, pieces)
-    for p in pieces:
-        tree_remove(*state.tree_of(p).arrays, int(P.node[p]))  # (live leaves)
+    _leave_trees(state, np.array(pieces, np.int64))
     state.free_vertices += int(P.count[pieces].sum())
     if len(state.pairs):
         a, b = state.pairs.pieces()
@@ -118,6 +118,20 @@ def _detach_shapes(state, handles):
     if state.free_vertices > max(64, state.geometry.used // 2):
         compact_geometry(state)
     state.touch(shapes=True)
+
+
+def _leave_trees(state, pieces):
+    """Remove ``pieces`` (live, int64) from their trees: one kernel call per tree, each
+    tree's leaves in the order given, which leaves every tree as removing them one by
+    one would (``state.tree_of``)."""
+    P = state.pieces
+    sensor = P.sensor[pieces] != 0
+    static = state.bodies.btype[P.body[pieces]] == STATIC
+    for tree, pick in ((state.sensor_tree, sensor), (state.static_tree, ~sensor & static),
+                       (state.tree, ~sensor & ~static)):
+        nodes = P.node[pieces[pick]].astype(np.int64)
+        if nodes.size:
+            tree_remove_many(*tree.arrays, nodes)
 
 
 def _end_keys(state, sids):

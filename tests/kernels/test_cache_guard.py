@@ -50,3 +50,34 @@ def test_a_changed_constant_clears_the_cached_kernels(tmp_path):
     (root / "constants.py").write_text("LIMIT = 2.0\n")  # baked into compiled kernels
     clear_stale_cache(root)
     assert not stale.exists()
+
+
+def _age(root, seconds=60):
+    """Set every file under ``root`` ``seconds`` into the past."""
+    import os
+    import time
+    past = time.time() - seconds
+    for p in root.rglob("*.py"):
+        os.utime(p, (past, past))
+
+
+def test_unchanged_settled_files_are_not_read_again(tmp_path, monkeypatch):
+    from engine import _fingerprint
+    root = _package(tmp_path)
+    first = clear_stale_cache(root)
+    marker = root / "__pycache__" / "kernels.sha256"
+    assert marker.read_text().split() == [first]  # files just written: no shortcut kept
+    _age(root)
+    assert clear_stale_cache(root) == first
+    assert len(marker.read_text().split()) == 2  # the files' sizes and times kept too
+
+    def unread(*args):
+        raise AssertionError("the sources were read again")
+    monkeypatch.setattr(_fingerprint, "kernel_fingerprint", unread)
+    assert clear_stale_cache(root) == first  # from the marker
+    monkeypatch.undo()
+    stale = root / "a" / "__pycache__" / "k.f-1.py311.nbi"
+    stale.write_text("compiled")
+    (root / "a" / "k.py").write_text("from .._jit import njit\nX = 2\n")  # same size, new time
+    assert clear_stale_cache(root) != first
+    assert not stale.exists()
