@@ -2,8 +2,8 @@
 
 A program's first run would otherwise compile every kernel it calls (about 50 s on a
 2-core machine for a pyramid's first step). The package carries an archive,
-``engine/prebuilt/<target>.zip``, of Numba cache entries built by
-``python -m tools.build_kernels`` for one instruction set, ``x86-64-v3`` (AVX2 and FMA:
+``engine/prebuilt/<target>-py<version>.zip``, of Numba cache entries built by
+``python tools/build_kernels.py`` for one instruction set, ``x86-64-v3`` (AVX2 and FMA:
 Intel since Haswell, 2013; AMD since Excavator, 2015). When a kernel is missing from
 Numba's ordinary cache, :class:`PrebuiltCache` looks for it in the archive; if the
 archive holds it, its machine code is loaded (as from Numba's cache) and also written to
@@ -50,9 +50,18 @@ _FEATURES = ("avx", "avx2", "bmi", "bmi2", "cx16", "f16c", "fma", "lzcnt", "movb
 MANIFEST = "manifest.json"
 
 
-def archive_path(root):
-    """Where the archive for :data:`TARGET` lives under the package ``root``."""
-    return pathlib.Path(root) / "prebuilt" / f"{TARGET}.zip"
+def archive_path(root, version=None):
+    """Where the archive for :data:`TARGET` and a Python ``version`` (default: this one's,
+    ``(major, minor)``) lives under the package ``root``: one archive per Python, since
+    the cached code and its index depend on the interpreter.
+
+    Examples
+    --------
+    >>> archive_path("/pkg", (3, 11)).as_posix()
+    '/pkg/prebuilt/x86-64-v3-py311.zip'
+    """
+    major, minor = version or sys.version_info[:2]
+    return pathlib.Path(root) / "prebuilt" / f"{TARGET}-py{major}{minor}.zip"
 
 
 def entry_folder(folder, root):

@@ -15,26 +15,35 @@ import pytest
 from engine import _jit, _prebuilt
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ARCHIVE = _prebuilt.archive_path(os.path.join(ROOT, "engine"))
+ARCHIVE = _prebuilt.archive_path(os.path.join(ROOT, "engine"))  # this Python's
+ARCHIVES = sorted(ARCHIVE.parent.glob("*.zip"))  # every Python's
 
 
-def _manifest():
-    with zipfile.ZipFile(ARCHIVE) as archive:
+def _manifest(path=ARCHIVE):
+    with zipfile.ZipFile(path) as archive:
         return json.loads(archive.read(_prebuilt.MANIFEST))
 
 
-def test_the_archive_is_built_from_these_sources():
+@pytest.mark.parametrize("path", ARCHIVES, ids=[p.name for p in ARCHIVES])
+def test_every_archive_is_built_from_these_sources(path):
     """Fails after a kernel changes until ``python tools/build_kernels.py`` is run again
     (a stale archive is never loaded, so a first run would compile for a minute)."""
-    manifest = _manifest()
+    manifest = _manifest(path)
     assert manifest["fingerprint"] == _jit.kernel_fingerprint(), \
         "kernel sources changed since the archive was built: run python tools/build_kernels.py"
     assert manifest["target"] == _prebuilt.TARGET
     assert tuple(manifest["magic"])[1:] == (_prebuilt.TARGET, "")
     assert manifest["kernels"] >= 100
+    assert path == _prebuilt.archive_path(os.path.join(ROOT, "engine"), tuple(manifest["python"]))
+
+
+def test_the_package_ships_kernels_for_the_python_ci_runs():
+    assert ARCHIVE.parent / "x86-64-v3-py311.zip" in ARCHIVES
 
 
 def _host_matches():
+    if not ARCHIVE.is_file():
+        return False
     manifest = _manifest()
     return (_prebuilt.host_runs() and manifest["numba"] == numba.__version__
             and manifest["python"] == list(sys.version_info[:2]))
@@ -42,7 +51,7 @@ def _host_matches():
 
 needs_archive = pytest.mark.skipif(
     not _host_matches() or numba.config.DISABLE_JIT or os.environ.get("ENGINE_PREBUILT") == "0",
-    reason="the archive serves Linux x86-64-v3 with the Numba and Python it was built with")
+    reason="the archives serve Linux x86-64-v3 with the Numba and Python they were built with")
 
 
 @needs_archive

@@ -1,9 +1,13 @@
-"""Build ``engine/prebuilt/x86-64-v3.zip``: the engine's kernels compiled ahead of time.
+"""Build ``engine/prebuilt/x86-64-v3-py311.zip``: the engine's kernels compiled ahead of time.
 
 Run it after changing any kernel (``tests/test_prebuilt.py`` fails until you do)::
 
     python tools/build_kernels.py            # runs the test suite as the workload
     python tools/build_kernels.py --quick    # a few scenes only (for trying the tool)
+
+The archive is for the Python that runs the tool (``-py311`` in its name): to ship
+kernels for another one, run the tool with a virtual environment of that Python that
+has the test extras installed (``pip install -e ".[test]"``).
 
 It runs a workload with Numba compiling for ``x86-64-v3`` into an empty cache folder
 (``NUMBA_CPU_NAME``, ``NUMBA_CACHE_DIR``), then packs every engine kernel that folder
