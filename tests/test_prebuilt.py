@@ -29,8 +29,11 @@ def test_every_archive_is_built_from_these_sources(path):
     """Fails after a kernel changes until ``python tools/build_kernels.py`` is run again
     (a stale archive is never loaded, so a first run would compile for a minute)."""
     manifest = _manifest(path)
-    assert manifest["fingerprint"] == _jit.kernel_fingerprint(), \
-        "kernel sources changed since the archive was built: run python tools/build_kernels.py"
+    python = "python%d.%d" % tuple(manifest["python"])
+    assert manifest["fingerprint"] == _jit.kernel_fingerprint(), (
+        f"kernel sources changed since {path.name} was built: rebuild it with {python} "
+        f"(python tools/build_kernels.py in a virtual environment of {python} with the test "
+        f"extras), or delete it (that Python then compiles on a first run)")
     assert manifest["target"] == _prebuilt.TARGET
     assert tuple(manifest["magic"])[1:] == (_prebuilt.TARGET, "")
     assert manifest["kernels"] >= 100
